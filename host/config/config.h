@@ -1,0 +1,166 @@
+/* The suite model: a YAML config (schema v1) parsed and validated with
+ * libyaml. Every error names file:line:column and what was expected.
+ *
+ * Schema v1 (all keys optional unless noted):
+ *   schema: 1
+ *   name: smoke                      # default: file name without .yaml
+ *   extends: base.yaml               # path relative to this file; the
+ *                                    # child's keys override the base's,
+ *                                    # maps merge, lists replace; chains
+ *                                    # allowed, cycles rejected
+ *   plugin_path: [dir, ...]          # relative to the config file
+ *   defaults:                        # see bh_settings
+ *     warmup: 100ms                  # duration: ns us ms s m, e.g. 1.5s
+ *     sample_time: 10ms              # minimum time per sample; 0 = auto
+ *     samples: 10                    # samples per run
+ *     runs: 5                        # runs (fresh workers) per case
+ *     max_time: 60s                  # budget per case, all runs together
+ *     timeout: 30s                   # per run; the worker is killed after
+ *     seed: 42                       # integer; default: fixed 0x5eed
+ *     pin: none | auto | "0,2-3"     # CPU pinning of workers via hwloc
+ *     memory_limit: 4GiB             # per worker address space; 0 = none
+ *     max_cv: 5%                     # percentage: "5%" or 0.05
+ *   backends:                        # map of backend name -> options
+ *     cpu: {required: true, devices: all | [0, 1]}
+ *   suites:                          # list (required, may be empty)
+ *     - plugin: selftest             # required: plugin name or path.so
+ *       name: quick                  # optional label
+ *       include: ["noop", "spin*"]   # glob patterns on benchmark ids
+ *       exclude: ["*slow*"]
+ *       backends: [cpu]              # for device benchmarks
+ *       params: {work: [100, 1000], mode: fast}   # lists: cartesian
+ *       defaults: {runs: 3}          # per-suite overrides of defaults
+ *   regression: {...}                # stored verbatim for the engine
+ *   output: [json, markdown, ...]    # stored for the report module
+ */
+#ifndef BH_CONFIG_H
+#define BH_CONFIG_H
+
+#include "bh_error.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Where a YAML node came from, for diagnostics. */
+typedef struct bh_srcpos {
+    const char *file; /* owned by the bh_config (its files[] list) */
+    int line;         /* 1-based */
+    int column;       /* 1-based */
+} bh_srcpos;
+
+typedef enum bh_scalar_kind {
+    BH_SCALAR_INT,
+    BH_SCALAR_FLOAT,
+    BH_SCALAR_BOOL,
+    BH_SCALAR_STR
+} bh_scalar_kind;
+
+/* A YAML scalar typed by its plain form: 12 -> INT, 1.5 / 1e3 -> FLOAT,
+ * true/false -> BOOL, anything else or any quoted scalar -> STR. */
+typedef struct bh_scalar {
+    bh_scalar_kind kind;
+    int64_t i;   /* INT, BOOL (0/1) */
+    double f;    /* FLOAT; also INT converted */
+    char *text;  /* the scalar as written (always set) */
+    bh_srcpos pos;
+} bh_scalar;
+
+/* Run settings, layered: built-in defaults < config defaults < suite
+ * defaults < CLI overrides. */
+typedef struct bh_settings {
+    uint64_t warmup_ns;
+    uint64_t sample_time_ns; /* 0 = auto: max(1 ms, 1000 x timer resolution) */
+    uint32_t samples;
+    uint32_t runs;
+    uint64_t max_time_ns;
+    uint64_t timeout_ns;
+    uint64_t seed;
+    char *pin;               /* "none", "auto" or a CPU list */
+    uint64_t memory_limit_bytes; /* 0 = no limit */
+    double max_cv;           /* stability flag threshold, fraction */
+} bh_settings;
+
+/* One parameter axis of a suite: a key with one or more values. */
+typedef struct bh_param_axis {
+    char *key;
+    bh_scalar *values;
+    size_t n_values;
+    bh_srcpos pos;
+} bh_param_axis;
+
+typedef struct bh_suite {
+    char *name;        /* optional label, NULL when absent */
+    char *plugin;      /* plugin name or path ending in .so */
+    bh_srcpos plugin_pos;
+    char **include;    /* glob patterns; none = everything */
+    size_t n_include;
+    char **exclude;
+    size_t n_exclude;
+    char **backends;   /* backend names for device benchmarks; none = all
+                          configured backends */
+    size_t n_backends;
+    bh_param_axis *params;
+    size_t n_params;
+    bh_settings settings; /* fully merged for this suite */
+    bh_srcpos pos;
+} bh_suite;
+
+typedef struct bh_backend_req {
+    char *name;        /* "cpu", "cuda", ... */
+    int required;      /* a missing required backend fails the run */
+    int all_devices;   /* devices: all (the default) */
+    uint32_t *devices; /* explicit list when !all_devices */
+    size_t n_devices;
+    bh_srcpos pos;
+} bh_backend_req;
+
+typedef struct bh_config {
+    char *path;          /* as given */
+    char *dir;           /* directory of path, for relative references */
+    char *name;
+    char *hash;          /* sha256 hex of the file bytes, and of each base
+                            it extends, combined */
+    char **files;        /* every file read (path, then bases) */
+    size_t n_files;
+    char **plugin_path;  /* resolved to absolute or config-relative paths */
+    size_t n_plugin_path;
+    bh_settings defaults;
+    bh_backend_req *backends;
+    size_t n_backends;
+    bh_suite *suites;
+    size_t n_suites;
+    char **outputs;      /* output: formats */
+    size_t n_outputs;
+    char *regression_json; /* the regression: section as JSON text, or NULL */
+} bh_config;
+
+/* The built-in defaults: warmup 100ms, sample_time 0 (auto), samples 10,
+ * runs 5, max_time 120s, timeout 60s, seed 0x5eed, pin "none",
+ * memory_limit 0, max_cv 0.05. pin is allocated; free with
+ * bh_settings_free(). */
+void bh_settings_default(bh_settings *s);
+void bh_settings_copy(bh_settings *dst, const bh_settings *src);
+void bh_settings_free(bh_settings *s);
+
+/* Loads and validates path (following extends:). Returns a config (free
+ * with bh_config_free) or NULL with e holding "file:line:col: message". */
+bh_config *bh_config_load(const char *path, bh_error *e);
+void bh_config_free(bh_config *c);
+
+/* Parses "500ms", "2s", "1.5m", "250us", "100ns" or a plain number of
+ * seconds into nanoseconds; 0 or -1 with e set to what was expected. */
+int bh_parse_duration(const char *text, uint64_t *ns, bh_error *e);
+/* Parses "4GiB", "512MiB", "1G", "100k" or a plain byte count. */
+int bh_parse_size(const char *text, uint64_t *bytes, bh_error *e);
+/* Parses "5%" (-> 0.05) or a plain fraction "0.05". */
+int bh_parse_percent(const char *text, double *fraction, bh_error *e);
+
+/* Shell-style glob match (* ? [abc]) of s against pattern. */
+int bh_glob_match(const char *pattern, const char *s);
+
+/* The closest candidate to word by edit distance when it is close enough
+ * to be a likely typo, else NULL. Borrowed from candidates. */
+const char *bh_did_you_mean(const char *word, const char *const *candidates,
+                            size_t n);
+
+#endif
