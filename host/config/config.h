@@ -3,7 +3,8 @@
  *
  * Schema v1 (all keys optional unless noted):
  *   schema: 1
- *   name: smoke                      # default: file name without .yaml
+ *   name: smoke                      # default: file name without .yaml;
+ *                                    # never inherited through extends
  *   extends: base.yaml               # path relative to this file; the
  *                                    # child's keys override the base's,
  *                                    # maps merge, lists replace; chains
@@ -141,6 +142,20 @@ typedef struct bh_config {
 void bh_settings_default(bh_settings *s);
 void bh_settings_copy(bh_settings *dst, const bh_settings *src);
 void bh_settings_free(bh_settings *s);
+/* Sets one setting by its config key ("runs", "warmup", ...) from text, as
+ * a CLI override would, with the same checks as the config; 0, or -1 with
+ * e set to a message without position (unknown keys get a did-you-mean).
+ * On failure *s is unchanged. */
+int bh_settings_set(bh_settings *s, const char *key, const char *value,
+                    bh_error *e);
+
+/* The number of parameter combinations of a suite: the product of its
+ * axes' value counts (1 when it has none); at most 100000. */
+size_t bh_suite_n_combos(const bh_suite *s);
+/* Decodes combination k (< bh_suite_n_combos(s)) into idx[a], the value
+ * index for axis a (idx has s->n_params slots). The last axis varies
+ * fastest, as nested loops in the order the params were written. */
+void bh_suite_combo(const bh_suite *s, size_t k, size_t *idx);
 
 /* Loads and validates path (following extends:). Returns a config (free
  * with bh_config_free) or NULL with e holding "file:line:col: message". */

@@ -1,0 +1,28 @@
+/* The bhost command line: one function per subcommand. */
+#ifndef BH_CLI_H
+#define BH_CLI_H
+
+/* Exit codes, documented in README.md. */
+enum {
+    BH_EXIT_OK = 0,          /* every case ok, skipped or unsupported */
+    BH_EXIT_CASES_FAILED = 1, /* a case failed, crashed, timed out, ... */
+    BH_EXIT_USAGE = 2,       /* bad command line */
+    BH_EXIT_CONFIG = 3,      /* config file or plugin description invalid */
+    BH_EXIT_IO = 4,          /* results could not be written or read */
+    BH_EXIT_REGRESSION = 5,  /* a critical regression (--fail-on-regression) */
+    BH_EXIT_INTERRUPTED = 6, /* SIGINT/SIGTERM: partial results written */
+    BH_EXIT_INTERNAL = 70
+};
+
+int bh_cmd_run(int argc, char **argv);
+int bh_cmd_list(int argc, char **argv);
+int bh_cmd_info(int argc, char **argv);
+int bh_cmd_validate(int argc, char **argv);
+
+/* True when argv[1..] asks for help (-h or --help anywhere). */
+int bh_wants_help(int argc, char **argv);
+
+/* Prints "bhost: <msg>" on stderr. */
+void bh_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

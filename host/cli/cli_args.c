@@ -1,0 +1,29 @@
+#include "cli_args.h"
+
+#include "cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+int bh_arg_u64(const char *option, const char *text, uint64_t min,
+               uint64_t max, uint64_t *out)
+{
+    char *end = NULL;
+    unsigned long long v;
+
+    errno = 0;
+    if (!text || !*text || *text == '-') {
+        bh_cli_error("%s expects an integer from %llu to %llu", option,
+                     (unsigned long long)min, (unsigned long long)max);
+        return -1;
+    }
+    v = strtoull(text, &end, 0);
+    if (errno != 0 || *end != '\0' || v < min || v > max) {
+        bh_cli_error("%s expects an integer from %llu to %llu, got '%s'",
+                     option, (unsigned long long)min,
+                     (unsigned long long)max, text);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}

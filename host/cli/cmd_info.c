@@ -1,0 +1,94 @@
+#include "catalog.h"
+#include "cli.h"
+#include "ipc.h"
+#include "sysinfo.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char info_usage[] =
+    "usage: bhost info [--json]\n"
+    "\n"
+    "Prints the system fingerprint recorded in every result and every\n"
+    "backend plugin on the plugin path with its devices, or the reason it\n"
+    "has none.\n";
+
+int bh_cmd_info(int argc, char **argv)
+{
+    int json = 0;
+    cJSON *fp;
+    cJSON *backends = cJSON_CreateArray();
+    bh_catalog cat;
+    char *dups = NULL;
+
+    if (bh_wants_help(argc, argv)) {
+        fputs(info_usage, stdout);
+        return BH_EXIT_OK;
+    }
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--json") == 0) {
+            json = 1;
+        } else {
+            bh_cli_error("info: unexpected argument '%s'", argv[i]);
+            cJSON_Delete(backends);
+            return BH_EXIT_USAGE;
+        }
+    }
+    fp = bh_sysinfo_collect();
+    bh_catalog_init(&cat, NULL, 0);
+    bh_catalog_scan(&cat, &dups);
+    for (size_t i = 0; i < cat.n; i++) {
+        const cJSON *be = cJSON_GetObjectItemCaseSensitive(cat.entries[i].info,
+                                                           "backend");
+        if (cJSON_IsObject(be)) {
+            cJSON *o = cJSON_Duplicate(be, 1);
+            cJSON_AddStringToObject(o, "path", cat.entries[i].path);
+            cJSON_AddItemToArray(backends, o);
+        }
+    }
+    if (json) {
+        cJSON *doc = cJSON_CreateObject();
+        char *t;
+
+        cJSON_AddItemToObject(doc, "system", fp);
+        cJSON_AddItemToObject(doc, "backends", backends);
+        t = cJSON_Print(doc);
+        puts(t);
+        free(t);
+        cJSON_Delete(doc);
+    } else {
+        char *t = cJSON_Print(fp);
+        const cJSON *be;
+
+        printf("system:\n%s\nbackends:\n", t);
+        free(t);
+        cJSON_ArrayForEach(be, backends) {
+            const cJSON *d;
+
+            printf("  %s (%s): %d device(s)%s%s\n", bh_json_str(be, "id", "?"),
+                   bh_json_str(be, "path", "?"),
+                   (int)bh_json_num(be, "device_count", 0),
+                   bh_json_str(be, "reason", NULL) ? ", " : "",
+                   bh_json_str(be, "reason", ""));
+            cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(be,
+                                                                   "devices"))
+                printf("    %d: %s [%s] driver %s runtime %s, %.0f MiB\n",
+                       (int)bh_json_num(d, "index", 0),
+                       bh_json_str(d, "name", "?"),
+                       bh_json_str(d, "vendor", "?"),
+                       bh_json_str(d, "driver_version", "-"),
+                       bh_json_str(d, "runtime_version", "-"),
+                       bh_json_num(d, "global_mem_bytes", 0) / 1048576.0);
+        }
+        if (cJSON_GetArraySize(backends) == 0)
+            printf("  (no backend plugins found)\n");
+        cJSON_Delete(fp);
+        cJSON_Delete(backends);
+    }
+    if (dups)
+        bh_cli_error("%s", dups);
+    free(dups);
+    bh_catalog_free(&cat);
+    return BH_EXIT_OK;
+}

@@ -1,0 +1,69 @@
+#include "catalog.h"
+#include "cli.h"
+#include "config.h"
+#include "plan.h"
+#include "sysinfo.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char validate_usage[] =
+    "usage: bhost validate CONFIG\n"
+    "\n"
+    "Checks CONFIG without running anything: the YAML schema, every plugin\n"
+    "it names (loaded in a worker), that include patterns match benchmarks,\n"
+    "that params exist with values of the declared types, and the pinning\n"
+    "spec. Prints the number of cases; exits 3 on the first error.\n";
+
+int bh_cmd_validate(int argc, char **argv)
+{
+    bh_error e = {""};
+    bh_config *cfg;
+    bh_catalog cat;
+    bh_plan plan;
+    size_t unrunnable = 0;
+    int rc = BH_EXIT_OK;
+
+    if (bh_wants_help(argc, argv)) {
+        fputs(validate_usage, stdout);
+        return BH_EXIT_OK;
+    }
+    if (argc != 2 || argv[1][0] == '-') {
+        bh_cli_error("validate: expected exactly one CONFIG file");
+        return BH_EXIT_USAGE;
+    }
+    cfg = bh_config_load(argv[1], &e);
+    if (!cfg) {
+        bh_cli_error("%s", e.msg);
+        return BH_EXIT_CONFIG;
+    }
+    for (size_t i = 0; i < cfg->n_suites; i++) {
+        if (bh_sysinfo_pin_check(cfg->suites[i].settings.pin, &e) != 0) {
+            bh_cli_error("%s:%d:%d: %s", cfg->suites[i].pos.file,
+                         cfg->suites[i].pos.line, cfg->suites[i].pos.column,
+                         e.msg);
+            bh_config_free(cfg);
+            return BH_EXIT_CONFIG;
+        }
+    }
+    bh_catalog_init(&cat, cfg->plugin_path, cfg->n_plugin_path);
+    if (bh_plan_build(cfg, &cat, &plan, &e) != 0) {
+        bh_cli_error("%s", e.msg);
+        rc = BH_EXIT_CONFIG;
+    } else {
+        for (size_t i = 0; i < plan.n; i++) {
+            const bh_case *c = &plan.cases[i];
+            if (c->pre_status != BH_ST_OK) {
+                unrunnable++;
+                printf("%s: %s: %s\n", c->id, bh_status_name(c->pre_status),
+                       c->pre_reason ? c->pre_reason : "");
+            }
+        }
+        printf("%s: ok, %zu cases (%zu runnable)\n", argv[1], plan.n,
+               plan.n - unrunnable);
+        bh_plan_free(&plan);
+    }
+    bh_catalog_free(&cat);
+    bh_config_free(cfg);
+    return rc;
+}

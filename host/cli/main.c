@@ -1,0 +1,76 @@
+#include "cli.h"
+#include "worker.h"
+
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#ifndef BHOST_VERSION
+#define BHOST_VERSION "0.0.0"
+#endif
+
+static const char usage[] =
+    "usage: bhost <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  run CONFIG        run a suite config and write a result file\n"
+    "  list [CONFIG]     list the cases of a config, or every plugin,\n"
+    "                    benchmark and parameter on the plugin path\n"
+    "  info              system fingerprint, backends and their devices\n"
+    "  validate CONFIG   check a config and the plugins it names\n"
+    "\n"
+    "Run 'bhost <command> --help' for the options of a command.\n"
+    "Plugins are searched in BHOST_PLUGIN_PATH, the config's plugin_path,\n"
+    "the build tree and the installed plugin directory.\n";
+
+void bh_cli_error(const char *fmt, ...)
+{
+    va_list ap;
+
+    fputs("bhost: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+int bh_wants_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0)
+            return 0;
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+            return 1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *cmd = argc > 1 ? argv[1] : NULL;
+
+    if (cmd && strcmp(cmd, "__worker") == 0)
+        return bh_worker_main();
+    signal(SIGPIPE, SIG_IGN);
+    if (!cmd || strcmp(cmd, "help") == 0 || strcmp(cmd, "-h") == 0 ||
+        strcmp(cmd, "--help") == 0) {
+        fputs(usage, cmd ? stdout : stderr);
+        return cmd ? BH_EXIT_OK : BH_EXIT_USAGE;
+    }
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
+        printf("bhost %s (plugin ABI %d.%d)\n", BHOST_VERSION, 1, 0);
+        return BH_EXIT_OK;
+    }
+    if (strcmp(cmd, "run") == 0)
+        return bh_cmd_run(argc - 1, argv + 1);
+    if (strcmp(cmd, "list") == 0)
+        return bh_cmd_list(argc - 1, argv + 1);
+    if (strcmp(cmd, "info") == 0)
+        return bh_cmd_info(argc - 1, argv + 1);
+    if (strcmp(cmd, "validate") == 0)
+        return bh_cmd_validate(argc - 1, argv + 1);
+    bh_cli_error("unknown command '%s' (expected run, list, info or "
+                 "validate; see bhost --help)", cmd);
+    return BH_EXIT_USAGE;
+}

@@ -1,0 +1,72 @@
+/* The regression: section, kept as JSON text for the regression engine,
+ * which owns its meaning. */
+#include "config_internal.h"
+
+#include "bh_mem.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+
+/* A cJSON value for node n (its own tree; delete with cJSON_Delete). */
+static cJSON *to_json(const bh_ynode *n)
+{
+    cJSON *out;
+    bh_scalar s;
+
+    if (n->kind == BH_YNODE_MAP) {
+        out = cJSON_CreateObject();
+        for (size_t i = 0; i < bh_yaml_map_len(n); i++)
+            cJSON_AddItemToObject(out, bh_yaml_map_key(n, i)->text,
+                                  to_json(bh_yaml_map_value(n, i)));
+        return out;
+    }
+    if (n->kind == BH_YNODE_SEQ) {
+        out = cJSON_CreateArray();
+        for (size_t i = 0; i < n->n_kids; i++)
+            cJSON_AddItemToArray(out, to_json(n->kids[i]));
+        return out;
+    }
+    if (bh_yaml_is_null(n))
+        return cJSON_CreateNull();
+    bh_config_scalar_from_node(n, &s);
+    switch (s.kind) {
+    case BH_SCALAR_BOOL:
+        out = cJSON_CreateBool((cJSON_bool)s.i);
+        break;
+    case BH_SCALAR_INT:
+    case BH_SCALAR_FLOAT:
+        /* JSON has no infinities or NaN: keep those as written. */
+        out = isfinite(s.f) ? cJSON_CreateNumber(s.f)
+                            : cJSON_CreateString(s.text);
+        break;
+    default:
+        out = cJSON_CreateString(s.text);
+        break;
+    }
+    bh_config_scalar_free(&s);
+    return out;
+}
+
+int bh_config_regression_json(const bh_ynode *n, char **out, bh_error *e)
+{
+    char got[96];
+    cJSON *json;
+    char *text;
+
+    *out = NULL;
+    if (bh_yaml_is_null(n))
+        return 0;
+    if (n->kind != BH_YNODE_MAP)
+        return bh_config_fail(e, n, "regression: expected a map, got %s",
+                              bh_config_got(n, got, sizeof(got)));
+    json = to_json(n);
+    text = cJSON_PrintUnformatted(json);
+    cJSON_Delete(json);
+    if (!text)
+        return bh_config_fail(e, n, "regression: cannot encode as JSON");
+    /* Hand out memory from our own allocator so callers free() it. */
+    *out = bh_xstrdup(text);
+    cJSON_free(text);
+    return 0;
+}

@@ -1,0 +1,212 @@
+/* Run settings: the built-in defaults, and one setting at a time from a
+ * config map or a command-line override. */
+#include "config_internal.h"
+
+#include "bh_mem.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_SAMPLES 100000u
+#define MAX_RUNS 10000u
+#define MAX_CPU 65535u
+
+static const char *const setting_keys[] = {
+    "warmup",  "sample_time", "samples", "runs",         "max_time",
+    "timeout", "seed",        "pin",     "memory_limit", "max_cv",
+};
+#define N_SETTING_KEYS (sizeof(setting_keys) / sizeof(setting_keys[0]))
+
+void bh_settings_default(bh_settings *s)
+{
+    memset(s, 0, sizeof(*s));
+    s->warmup_ns = 100ULL * 1000000ULL;
+    s->sample_time_ns = 0;
+    s->samples = 10;
+    s->runs = 5;
+    s->max_time_ns = 120ULL * 1000000000ULL;
+    s->timeout_ns = 60ULL * 1000000000ULL;
+    s->seed = 0x5eed;
+    s->pin = bh_xstrdup("none");
+    s->memory_limit_bytes = 0;
+    s->max_cv = 0.05;
+}
+
+void bh_settings_copy(bh_settings *dst, const bh_settings *src)
+{
+    *dst = *src;
+    dst->pin = src->pin ? bh_xstrdup(src->pin) : NULL;
+}
+
+void bh_settings_free(bh_settings *s)
+{
+    free(s->pin);
+    s->pin = NULL;
+}
+
+/* Reads a decimal integer made of digits only (or 0x hex when hex) into
+ * *out; 0, or -1 for anything else including overflow. */
+static int read_uint(const char *t, int hex, uint64_t *out)
+{
+    uint64_t v = 0;
+    unsigned base = 10;
+
+    if (hex && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
+        base = 16;
+        t += 2;
+    }
+    if (!*t)
+        return -1;
+    for (; *t; t++) {
+        unsigned d;
+
+        if (*t >= '0' && *t <= '9')
+            d = (unsigned)(*t - '0');
+        else if (base == 16 && *t >= 'a' && *t <= 'f')
+            d = (unsigned)(*t - 'a' + 10);
+        else if (base == 16 && *t >= 'A' && *t <= 'F')
+            d = (unsigned)(*t - 'A' + 10);
+        else
+            return -1;
+        if (v > (UINT64_MAX - d) / base)
+            return -1;
+        v = v * base + d;
+    }
+    *out = v;
+    return 0;
+}
+
+/* A count in [1, max] into *out; -1 with e set otherwise. */
+static int set_count(const char *key, const char *value, uint32_t max,
+                     uint32_t *out, bh_error *e)
+{
+    uint64_t v = 0;
+    int digits = *value && strspn(value, "0123456789") == strlen(value);
+
+    if (!digits || (read_uint(value, 0, &v) == 0 && v < 1))
+        return bh_error_set(e, "'%s' must be an integer >= 1, got '%s'", key,
+                            value);
+    if (read_uint(value, 0, &v) != 0 || v > max)
+        return bh_error_set(e, "'%s' must be at most %u, got '%s'", key,
+                            max, value);
+    *out = (uint32_t)v;
+    return 0;
+}
+
+/* A duration into *out, > 0 when positive is set; -1 with e set. */
+static int set_duration(const char *key, const char *value, int positive,
+                        uint64_t *out, bh_error *e)
+{
+    uint64_t ns;
+
+    if (bh_parse_duration(value, &ns, e) != 0)
+        return bh_error_prefix(e, "%s", key);
+    if (positive && ns == 0)
+        return bh_error_set(e, "'%s' must be a duration > 0 such as 30s, "
+                               "got '%s'", key, value);
+    *out = ns;
+    return 0;
+}
+
+/* True for "none", "auto" or a CPU list such as 0,2-3. */
+static int pin_ok(const char *v)
+{
+    if (strcmp(v, "none") == 0 || strcmp(v, "auto") == 0)
+        return 1;
+    while (*v) {
+        char *end;
+        unsigned long lo, hi;
+
+        if (*v < '0' || *v > '9')
+            return 0;
+        lo = strtoul(v, &end, 10);
+        hi = lo;
+        if (*end == '-') {
+            if (end[1] < '0' || end[1] > '9')
+                return 0;
+            hi = strtoul(end + 1, &end, 10);
+        }
+        if (lo > hi || hi > MAX_CPU)
+            return 0;
+        if (*end == ',' && end[1] != '\0')
+            end++;
+        else if (*end != '\0')
+            return 0;
+        v = end;
+    }
+    return 1;
+}
+
+int bh_settings_set(bh_settings *s, const char *key, const char *value,
+                    bh_error *e)
+{
+    if (strcmp(key, "warmup") == 0)
+        return set_duration(key, value, 0, &s->warmup_ns, e);
+    if (strcmp(key, "sample_time") == 0)
+        return set_duration(key, value, 0, &s->sample_time_ns, e);
+    if (strcmp(key, "max_time") == 0)
+        return set_duration(key, value, 1, &s->max_time_ns, e);
+    if (strcmp(key, "timeout") == 0)
+        return set_duration(key, value, 1, &s->timeout_ns, e);
+    if (strcmp(key, "samples") == 0)
+        return set_count(key, value, MAX_SAMPLES, &s->samples, e);
+    if (strcmp(key, "runs") == 0)
+        return set_count(key, value, MAX_RUNS, &s->runs, e);
+    if (strcmp(key, "seed") == 0) {
+        if (read_uint(value, 1, &s->seed) != 0)
+            return bh_error_set(e, "'seed' must be an integer from 0 to "
+                                   "2^64-1 (decimal or 0x hex), got '%s'",
+                                value);
+        return 0;
+    }
+    if (strcmp(key, "pin") == 0) {
+        if (!pin_ok(value))
+            return bh_error_set(e, "'pin' must be none, auto or a CPU list "
+                                   "such as 0,2-3, got '%s'", value);
+        free(s->pin);
+        s->pin = bh_xstrdup(value);
+        return 0;
+    }
+    if (strcmp(key, "memory_limit") == 0) {
+        if (bh_parse_size(value, &s->memory_limit_bytes, e) != 0)
+            return bh_error_prefix(e, "memory_limit");
+        return 0;
+    }
+    if (strcmp(key, "max_cv") == 0) {
+        if (bh_parse_percent(value, &s->max_cv, e) != 0)
+            return bh_error_prefix(e, "max_cv");
+        return 0;
+    }
+    const char *hint = bh_did_you_mean(key, setting_keys, N_SETTING_KEYS);
+
+    if (hint)
+        return bh_error_set(e, "unknown setting '%s' (did you mean '%s'?)",
+                            key, hint);
+    return bh_error_set(e, "unknown setting '%s' (expected one of: warmup, "
+                           "sample_time, samples, runs, max_time, timeout, "
+                           "seed, pin, memory_limit, max_cv)", key);
+}
+
+int bh_config_settings_apply(bh_settings *s, const bh_ynode *map,
+                             const char *where, bh_error *e)
+{
+    char got[96];
+
+    if (bh_config_expect_map(map, where, e) != 0)
+        return -1;
+    if (bh_config_check_keys(map, setting_keys, N_SETTING_KEYS, where, e) != 0)
+        return -1;
+    for (size_t i = 0; i < bh_yaml_map_len(map); i++) {
+        const bh_ynode *key = bh_yaml_map_key(map, i);
+        const bh_ynode *v = bh_yaml_map_value(map, i);
+
+        if (v->kind != BH_YNODE_SCALAR || bh_yaml_is_null(v))
+            return bh_config_fail(e, v, "%s: expected a value, got %s",
+                                  key->text, bh_config_got(v, got,
+                                                           sizeof(got)));
+        if (bh_settings_set(s, key->text, v->text, e) != 0)
+            return bh_error_prefix(e, "%s:%d:%d", v->file, v->line,
+                                   v->column);
+    }
+    return 0;
+}

@@ -1,0 +1,245 @@
+#include "executor.h"
+
+#include "bh_mem.h"
+#include "bh_rng.h"
+#include "ipc.h"
+#include "outcome.h"
+#include "worker_spawn.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct slot {
+    uint32_t case_index;
+    uint32_t run_index;
+} slot;
+
+uint64_t bh_case_seed(uint64_t seed, const char *case_id)
+{
+    uint64_t h = UINT64_C(0xcbf29ce484222325);
+    bh_rng r;
+
+    for (const char *p = case_id; *p; p++)
+        h = (h ^ (unsigned char)*p) * UINT64_C(0x100000001b3);
+    bh_rng_seed(&r, seed ^ h);
+    return bh_rng_next(&r);
+}
+
+/* The job text for one run of c. */
+static char *make_job(const bh_case *c, uint32_t run, uint64_t seed)
+{
+    cJSON *j = cJSON_CreateObject();
+    char hex[32];
+    char *text;
+    const bh_settings *s = &c->settings;
+
+    cJSON_AddStringToObject(j, "mode", "run");
+    cJSON_AddStringToObject(j, "plugin", c->plugin_path);
+    cJSON_AddStringToObject(j, "bench", c->bench);
+    cJSON_AddItemToObject(j, "params", cJSON_Duplicate(c->params, 1));
+    if (c->backend_path) {
+        cJSON_AddStringToObject(j, "backend", c->backend_path);
+        cJSON_AddNumberToObject(j, "device", c->device);
+    }
+    cJSON_AddNumberToObject(j, "warmup_ns", (double)s->warmup_ns);
+    cJSON_AddNumberToObject(j, "sample_time_ns", (double)s->sample_time_ns);
+    cJSON_AddNumberToObject(j, "samples", s->samples);
+    cJSON_AddNumberToObject(j, "budget_ns",
+                            s->runs ? (double)s->max_time_ns / s->runs : 0);
+    snprintf(hex, sizeof(hex), "0x%016llx",
+             (unsigned long long)bh_case_seed(seed, c->id));
+    cJSON_AddStringToObject(j, "seed", hex);
+    cJSON_AddStringToObject(j, "pin", s->pin ? s->pin : "none");
+    cJSON_AddNumberToObject(j, "memory_limit", (double)s->memory_limit_bytes);
+    cJSON_AddNumberToObject(j, "run_index", run);
+    text = cJSON_PrintUnformatted(j);
+    cJSON_Delete(j);
+    return text;
+}
+
+/* Copies the sample messages of a finished run into r->samples. */
+static void collect_samples(bh_run *r, const cJSON *msgs)
+{
+    const cJSON *m;
+
+    r->samples = cJSON_CreateArray();
+    cJSON_ArrayForEach(m, msgs) {
+        if (strcmp(bh_ipc_type(m), "sample") == 0) {
+            double iters = bh_json_num(m, "iters", 0);
+            double ns = bh_json_num(m, "ns", -1);
+            cJSON *pair;
+
+            if (iters < 1 || ns < 0)
+                continue;
+            pair = cJSON_CreateArray();
+            cJSON_AddItemToArray(pair, cJSON_CreateNumber(iters));
+            cJSON_AddItemToArray(pair, cJSON_CreateNumber(ns));
+            cJSON_AddItemToArray(r->samples, pair);
+        }
+    }
+}
+
+/* Runs one worker for one run and records what happened. */
+static void run_once(bh_case *c, uint32_t run, const bh_exec_opts *o,
+                     const char *exe)
+{
+    bh_run *r = &c->runs[run];
+    char *job = make_job(c, run, o->seed);
+    bh_spawn_opts so = {exe, job, c->settings.timeout_ns, o->log_limit};
+    bh_worker_outcome out;
+    bh_outcome_view v;
+    bh_error e = {""};
+
+    r->index = run;
+    r->done = 1;
+    if (bh_spawn_worker(&so, &out, &e) != 0) {
+        r->status = BH_ST_FAILED;
+        r->message = bh_xstrdup(e.msg);
+        r->samples = cJSON_CreateArray();
+        free(job);
+        return;
+    }
+    free(job);
+    if (out.interrupted) {
+        r->done = 0;
+        bh_worker_outcome_free(&out);
+        r->samples = cJSON_CreateArray();
+        return;
+    }
+    bh_outcome_classify(&out, "result", &v);
+    r->status = v.status;
+    r->message = v.message;
+    v.message = NULL;
+    if (v.final)
+        r->result = cJSON_Duplicate(v.final, 1);
+    if (v.messages)
+        collect_samples(r, v.messages);
+    else
+        r->samples = cJSON_CreateArray();
+    r->log = out.log;
+    out.log = NULL;
+    r->log_truncated = out.log_truncated;
+    r->wall_ns = out.wall_ns;
+    r->maxrss_kb = out.maxrss_kb;
+    bh_outcome_view_free(&v);
+    bh_worker_outcome_free(&out);
+}
+
+size_t bh_exec_plan(bh_plan *plan, const bh_exec_opts *o)
+{
+    slot *slots = NULL;
+    size_t n = 0;
+    size_t cap = 0;
+    size_t started = 0;
+    bh_rng rng;
+    char *exe = bh_self_exe();
+
+    for (size_t i = 0; i < plan->n; i++) {
+        bh_case *c = &plan->cases[i];
+
+        if (c->pre_status != BH_ST_OK)
+            continue;
+        c->n_runs = c->settings.runs;
+        c->runs = bh_xcalloc(c->n_runs, sizeof(bh_run));
+        for (uint32_t r = 0; r < c->n_runs; r++)
+            BH_PUSH(slots, n, cap, ((slot){(uint32_t)i, r}));
+    }
+    bh_rng_seed(&rng, o->seed);
+    bh_rng_shuffle(&rng, slots, n, sizeof(slot));
+    for (size_t k = 0; k < n && !bh_interrupted; k++) {
+        bh_case *c = &plan->cases[slots[k].case_index];
+
+        if (o->progress)
+            fprintf(stderr, "\r\033[K[%zu/%zu] %s (run %u)", k + 1, n, c->id,
+                    slots[k].run_index + 1);
+        run_once(c, slots[k].run_index, o, exe);
+        started++;
+    }
+    if (o->progress)
+        fprintf(stderr, "\r\033[K");
+    for (size_t i = 0; i < plan->n; i++)
+        bh_case_finish(&plan->cases[i], o->seed);
+    free(slots);
+    free(exe);
+    return started;
+}
+
+/* Summarizes the samples of c's ok runs (ns per iteration). */
+static void summarize(bh_case *c, uint64_t seed)
+{
+    size_t total = 0;
+    size_t k = 0;
+    double *values;
+    double *sample_ns;
+    uint32_t *run;
+    uint32_t run_no = 0;
+    bh_summary_opts so;
+
+    for (uint32_t r = 0; r < c->n_runs; r++)
+        if (c->runs[r].status == BH_ST_OK)
+            total += (size_t)cJSON_GetArraySize(c->runs[r].samples);
+    if (total == 0)
+        return;
+    values = bh_xcalloc(total, sizeof(double));
+    sample_ns = bh_xcalloc(total, sizeof(double));
+    run = bh_xcalloc(total, sizeof(uint32_t));
+    for (uint32_t r = 0; r < c->n_runs; r++) {
+        const cJSON *pair;
+
+        if (c->runs[r].status != BH_ST_OK)
+            continue;
+        cJSON_ArrayForEach(pair, c->runs[r].samples) {
+            double iters = cJSON_GetArrayItem(pair, 0)->valuedouble;
+            double ns = cJSON_GetArrayItem(pair, 1)->valuedouble;
+
+            values[k] = ns / iters;
+            sample_ns[k] = ns;
+            run[k] = run_no;
+            k++;
+        }
+        run_no++;
+    }
+    bh_summary_opts_default(&so);
+    so.seed = bh_case_seed(seed, c->id);
+    so.max_cv = c->settings.max_cv;
+    so.min_sample_ns = 1e6;
+    c->has_summary = bh_summarize(values, run, sample_ns, k, &so,
+                                  &c->summary) == 0;
+    free(values);
+    free(sample_ns);
+    free(run);
+}
+
+void bh_case_finish(bh_case *c, uint64_t seed)
+{
+    int worst = -1;
+
+    if (c->pre_status != BH_ST_OK) {
+        c->status = c->pre_status;
+        c->message = bh_xstrdup(c->pre_reason ? c->pre_reason : "");
+        return;
+    }
+    c->status = BH_ST_OK;
+    for (uint32_t r = 0; r < c->n_runs; r++) {
+        const bh_run *run = &c->runs[r];
+
+        if (!run->done) {
+            if (bh_status_rank(BH_ST_SKIPPED) > worst) {
+                worst = bh_status_rank(BH_ST_SKIPPED);
+                c->status = BH_ST_SKIPPED;
+                free(c->message);
+                c->message = bh_xstrdup("interrupted before this case ran");
+            }
+            continue;
+        }
+        if (bh_status_rank(run->status) > worst) {
+            worst = bh_status_rank(run->status);
+            c->status = run->status;
+            free(c->message);
+            c->message = run->message ? bh_xstrdup(run->message) : NULL;
+        }
+    }
+    summarize(c, seed);
+}

@@ -1,0 +1,32 @@
+/* Turning what a worker left behind into a status and its messages. */
+#ifndef BH_OUTCOME_H
+#define BH_OUTCOME_H
+
+#include "bh_status.h"
+#include "worker_spawn.h"
+
+#include <cjson/cJSON.h>
+
+typedef struct bh_outcome_view {
+    bh_status status;
+    char *message;       /* one line (free() it); NULL when ok */
+    cJSON *messages;     /* decoded protocol messages (delete), or NULL */
+    const cJSON *final;  /* the "result"/"describe" message, or NULL */
+} bh_outcome_view;
+
+/* Decodes o->result and classifies the worker's end:
+ * timeout -> BH_ST_TIMEOUT; a signal -> BH_ST_CRASHED "killed by SIGSEGV
+ * (Segmentation fault)"; an
+ * "error" message -> BH_ST_FAILED with its text; a garbled stream ->
+ * BH_ST_FAILED "protocol error: ..."; an exit without a final message ->
+ * BH_ST_FAILED "worker exited with status N before reporting"; otherwise
+ * the status carried by the final message. final_type is "result" or
+ * "describe". */
+void bh_outcome_classify(const bh_worker_outcome *o, const char *final_type,
+                         bh_outcome_view *v);
+void bh_outcome_view_free(bh_outcome_view *v);
+
+/* "SIGSEGV" for 11 etc.; "SIG<n>" for unknown numbers. */
+const char *bh_signal_name(int sig, char buf[16]);
+
+#endif

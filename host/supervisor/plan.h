@@ -1,0 +1,70 @@
+/* Expanding a config into cases: plugin x benchmark x params x
+ * backend/device, checked against what each plugin declares. */
+#ifndef BH_PLAN_H
+#define BH_PLAN_H
+
+#include "bh_status.h"
+#include "catalog.h"
+#include "config.h"
+#include "summary.h"
+
+#include <cjson/cJSON.h>
+#include <stdint.h>
+
+/* One run (one fresh worker) of a case. */
+typedef struct bh_run {
+    uint32_t index;
+    bh_status status;
+    char *message;
+    cJSON *samples;      /* array of [iters, ns] */
+    cJSON *result;       /* the worker's "result" message, or NULL */
+    char *log;           /* captured stdout/stderr */
+    int log_truncated;
+    uint64_t wall_ns;
+    long maxrss_kb;
+    int done;
+} bh_run;
+
+typedef struct bh_case {
+    char *id;            /* plugin/bench[k=v,...]@backend:device */
+    size_t suite;        /* index into config suites */
+    char *plugin;        /* the plugin's short name */
+    char *plugin_path;
+    char *bench;
+    cJSON *params;       /* key -> {type, value}, the job's typed form */
+    cJSON *params_plain; /* key -> plain JSON value, for results */
+    char *backend;       /* NULL for host-only benchmarks */
+    char *backend_path;
+    int device;
+    bh_settings settings;
+    bh_status pre_status; /* not OK: the case is not run */
+    char *pre_reason;
+    bh_run *runs;
+    uint32_t n_runs;
+    bh_status status;    /* folded from pre_status and runs */
+    char *message;
+    bh_summary summary;
+    int has_summary;
+} bh_case;
+
+typedef struct bh_plan {
+    bh_case *cases;
+    size_t n;
+    size_t cap;
+} bh_plan;
+
+/* Expands cfg using the plugin descriptions in cat. Problems that make the
+ * config wrong (unknown params, bad values, a pattern matching nothing,
+ * duplicate case ids) return -1 with e = "file:line:col: ...". Plugins or
+ * backends that are missing or fail to load become cases that are skipped
+ * or failed with the reason. */
+int bh_plan_build(const bh_config *cfg, bh_catalog *cat, bh_plan *plan,
+                  bh_error *e);
+void bh_plan_free(bh_plan *plan);
+
+
+
+/* Keeps only the cases whose id matches one of the glob patterns (all
+ * cases when n == 0). */
+void bh_plan_filter(bh_plan *plan, char *const *patterns, size_t n);
+#endif

@@ -1,0 +1,52 @@
+/* Starting one worker process and supervising it to the end. */
+#ifndef BH_WORKER_SPAWN_H
+#define BH_WORKER_SPAWN_H
+
+#include "bh_error.h"
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Set from a SIGINT/SIGTERM handler: a running worker's group is killed
+ * and no new run should start. */
+extern volatile sig_atomic_t bh_interrupted;
+
+typedef struct bh_worker_outcome {
+    int exited;           /* normal exit: exit_code is valid */
+    int exit_code;
+    int signaled;         /* killed by signal 'signal' (not by us) */
+    int signal;
+    int timed_out;        /* we killed it at the deadline */
+    int interrupted;      /* we killed it because bh_interrupted was set */
+    char *result;         /* bytes from the result pipe (NUL-terminated) */
+    size_t result_len;
+    int result_overflow;  /* more than BH_IPC_MAX_STREAM bytes were sent */
+    char *log;            /* stdout and stderr, interleaved, bounded */
+    size_t log_len;
+    int log_truncated;
+    uint64_t wall_ns;
+    long maxrss_kb;
+} bh_worker_outcome;
+
+typedef struct bh_spawn_opts {
+    const char *exe;      /* the bhost binary (re-executed as a worker) */
+    const char *job;      /* JSON job text written to the job pipe */
+    uint64_t timeout_ns;  /* 0 = none */
+    size_t log_limit;     /* bytes of stdout/stderr kept */
+} bh_spawn_opts;
+
+/* Spawns "exe __worker" in its own process group with the job pipe on fd
+ * 3 and the result pipe on fd 4, collects its output until it exits or
+ * the deadline passes (then the whole group is killed with SIGKILL), and
+ * reaps it. Any process the worker left behind in its group is killed.
+ * Returns 0 with *out filled (free with bh_worker_outcome_free), or -1
+ * with e set when the worker could not be started. */
+int bh_spawn_worker(const bh_spawn_opts *o, bh_worker_outcome *out,
+                    bh_error *e);
+void bh_worker_outcome_free(bh_worker_outcome *out);
+
+/* Path of the running bhost executable (free() it). */
+char *bh_self_exe(void);
+
+#endif

@@ -1,0 +1,303 @@
+#include "host_api.h"
+
+#include "bh_clock.h"
+#include "ipc.h"
+#include "loader.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct bhost_host context;
+static int log_fd = -1;
+static char last_error[1024];
+static uint64_t alloc_count;
+static uint64_t alloc_bytes;
+static uint64_t alloc_live;
+static uint64_t alloc_peak;
+
+/* Header stored just before every block alloc() hands out. */
+typedef struct block_header {
+    void *raw;
+    uint64_t size;
+} block_header;
+
+static void forward(const char *kind, bhost_log_level level, const char *msg)
+{
+    cJSON *m;
+
+    if (log_fd < 0)
+        return;
+    m = cJSON_CreateObject();
+    cJSON_AddStringToObject(m, "t", "log");
+    cJSON_AddStringToObject(m, "kind", kind);
+    cJSON_AddNumberToObject(m, "level", level);
+    cJSON_AddStringToObject(m, "msg", msg ? msg : "");
+    bh_ipc_send(log_fd, m, NULL);
+    cJSON_Delete(m);
+}
+
+static void BHOST_ABI api_log(bhost_host *h, bhost_log_level level,
+                              const char *msg)
+{
+    pthread_mutex_lock(&lock);
+    forward("log", level, msg);
+    pthread_mutex_unlock(&lock);
+}
+
+static void BHOST_ABI api_set_error(bhost_host *h, const char *msg)
+{
+    pthread_mutex_lock(&lock);
+    snprintf(last_error, sizeof(last_error), "%s", msg ? msg : "");
+    for (char *p = last_error; *p; p++)
+        if (*p == '\n' || *p == '\r')
+            *p = ' ';
+    pthread_mutex_unlock(&lock);
+}
+
+static void *BHOST_ABI api_alloc(bhost_host *h, uint64_t size, uint64_t align)
+{
+    char *raw;
+    uintptr_t p;
+    block_header *hdr;
+
+    if (align == 0)
+        align = 16;
+    if ((align & (align - 1)) != 0 || align > (UINT64_C(1) << 30) ||
+        size > (UINT64_C(1) << 50))
+        return NULL;
+    if (align < sizeof(block_header))
+        align = sizeof(block_header) * 2;
+    raw = malloc(size + align + sizeof(block_header));
+    if (!raw)
+        return NULL;
+    p = ((uintptr_t)raw + sizeof(block_header) + align - 1) & ~(uintptr_t)(align - 1);
+    hdr = (block_header *)p - 1;
+    hdr->raw = raw;
+    hdr->size = size;
+    pthread_mutex_lock(&lock);
+    alloc_count++;
+    alloc_bytes += size;
+    alloc_live += size;
+    if (alloc_live > alloc_peak)
+        alloc_peak = alloc_live;
+    pthread_mutex_unlock(&lock);
+    return (void *)p;
+}
+
+static void BHOST_ABI api_free(bhost_host *h, void *p)
+{
+    block_header *hdr;
+
+    if (!p)
+        return;
+    hdr = (block_header *)p - 1;
+    pthread_mutex_lock(&lock);
+    alloc_live -= hdr->size;
+    pthread_mutex_unlock(&lock);
+    free(hdr->raw);
+}
+
+static uint64_t BHOST_ABI api_now_ns(bhost_host *h)
+{
+    return bh_now_ns();
+}
+
+/* The typed parameter record for key, or NULL. */
+static const cJSON *param(bhost_host *h, const char *key)
+{
+    if (!h || !key || !h->params)
+        return NULL;
+    return cJSON_GetObjectItemCaseSensitive(h->params, key);
+}
+
+static bhost_status BHOST_ABI api_param_i64(bhost_host *h, const char *key,
+                                            int64_t *out)
+{
+    const cJSON *p = param(h, key);
+    const char *type = bh_json_str(p, "type", "");
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(p, "value");
+
+    if (!p || !out)
+        return BHOST_E_INVALID;
+    if (strcmp(type, "i64") == 0 && cJSON_IsString(v)) {
+        *out = strtoll(v->valuestring, NULL, 10);
+        return BHOST_OK;
+    }
+    if (strcmp(type, "bool") == 0 && cJSON_IsBool(v)) {
+        *out = cJSON_IsTrue(v) ? 1 : 0;
+        return BHOST_OK;
+    }
+    return BHOST_E_INVALID;
+}
+
+static bhost_status BHOST_ABI api_param_f64(bhost_host *h, const char *key,
+                                            double *out)
+{
+    const cJSON *p = param(h, key);
+    const char *type = bh_json_str(p, "type", "");
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(p, "value");
+
+    if (!p || !out)
+        return BHOST_E_INVALID;
+    if (strcmp(type, "f64") == 0 && cJSON_IsNumber(v)) {
+        *out = v->valuedouble;
+        return BHOST_OK;
+    }
+    if (strcmp(type, "i64") == 0 && cJSON_IsString(v)) {
+        *out = (double)strtoll(v->valuestring, NULL, 10);
+        return BHOST_OK;
+    }
+    return BHOST_E_INVALID;
+}
+
+static bhost_status BHOST_ABI api_param_str(bhost_host *h, const char *key,
+                                            char *buf, uint32_t cap,
+                                            uint32_t *len)
+{
+    const cJSON *p = param(h, key);
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(p, "value");
+    size_t n;
+
+    if (!p || strcmp(bh_json_str(p, "type", ""), "str") != 0 ||
+        !cJSON_IsString(v))
+        return BHOST_E_INVALID;
+    n = strlen(v->valuestring);
+    if (len)
+        *len = (uint32_t)n;
+    if (buf && cap > 0) {
+        size_t c = n < cap - 1 ? n : cap - 1;
+        memcpy(buf, v->valuestring, c);
+        buf[c] = '\0';
+    }
+    return BHOST_OK;
+}
+
+/* True for metric names of the form [a-z0-9_.]+ up to 64 bytes. */
+static int valid_metric_name(const char *s)
+{
+    size_t n = 0;
+
+    if (!s || !*s)
+        return 0;
+    for (; s[n]; n++)
+        if (n >= 64 || !((s[n] >= 'a' && s[n] <= 'z') ||
+                         (s[n] >= '0' && s[n] <= '9') || s[n] == '_' ||
+                         s[n] == '.'))
+            return 0;
+    return 1;
+}
+
+static bhost_status BHOST_ABI api_report_metric(bhost_host *h,
+                                                const char *name,
+                                                const char *unit,
+                                                bhost_direction direction,
+                                                double value)
+{
+    cJSON *m;
+
+    if (!h || !valid_metric_name(name) ||
+        (direction != BHOST_LOWER_IS_BETTER &&
+         direction != BHOST_HIGHER_IS_BETTER) ||
+        value != value)
+        return BHOST_E_INVALID;
+    pthread_mutex_lock(&lock);
+    if (!h->metrics)
+        h->metrics = cJSON_CreateArray();
+    for (int i = cJSON_GetArraySize(h->metrics) - 1; i >= 0; i--) {
+        cJSON *old = cJSON_GetArrayItem(h->metrics, i);
+        if (strcmp(bh_json_str(old, "name", ""), name) == 0)
+            cJSON_DeleteItemFromArray(h->metrics, i);
+    }
+    m = cJSON_CreateObject();
+    cJSON_AddStringToObject(m, "name", name);
+    cJSON_AddStringToObject(m, "unit", unit ? unit : "");
+    cJSON_AddStringToObject(m, "direction",
+                            direction == BHOST_HIGHER_IS_BETTER ? "higher"
+                                                                : "lower");
+    cJSON_AddNumberToObject(m, "value", value);
+    cJSON_AddItemToArray(h->metrics, m);
+    pthread_mutex_unlock(&lock);
+    return BHOST_OK;
+}
+
+static bhost_status BHOST_ABI api_set_iteration_time_ns(bhost_host *h,
+                                                        uint64_t ns)
+{
+    if (!h)
+        return BHOST_E_INVALID;
+    h->manual_time_ns = ns;
+    h->manual_time_set = 1;
+    return BHOST_OK;
+}
+
+static uint64_t BHOST_ABI api_seed(bhost_host *h)
+{
+    return context.seed;
+}
+
+static const void *BHOST_ABI api_get_extension(bhost_host *h, const char *id)
+{
+    return NULL;
+}
+
+static const bhost_host_api table = {
+    sizeof(bhost_host_api),
+    BHOST_ABI_MINOR,
+    "0.1.0",
+    api_log,
+    api_set_error,
+    api_alloc,
+    api_free,
+    api_now_ns,
+    api_param_i64,
+    api_param_f64,
+    api_param_str,
+    api_report_metric,
+    api_set_iteration_time_ns,
+    api_seed,
+    api_get_extension,
+};
+
+const bhost_host_api *bh_host_api_get(void)
+{
+    return &table;
+}
+
+bhost_host *bh_host_context(void)
+{
+    return &context;
+}
+
+void bh_host_api_set_log_fd(int fd)
+{
+    log_fd = fd;
+}
+
+const char *bh_host_api_last_error(void)
+{
+    return last_error;
+}
+
+void bh_host_api_clear_error(void)
+{
+    pthread_mutex_lock(&lock);
+    last_error[0] = '\0';
+    pthread_mutex_unlock(&lock);
+}
+
+void bh_host_api_alloc_stats(uint64_t *count, uint64_t *bytes, uint64_t *peak)
+{
+    pthread_mutex_lock(&lock);
+    *count = alloc_count;
+    *bytes = alloc_bytes;
+    *peak = alloc_peak;
+    pthread_mutex_unlock(&lock);
+}
+
+const char *bh_loader_last_plugin_error(void)
+{
+    return last_error;
+}

@@ -1,0 +1,260 @@
+#include "run_case.h"
+
+#include "bh_error.h"
+#include "host_api.h"
+#include "ipc.h"
+#include "loader.h"
+#include "timing_loop.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+/* Everything one run holds, released in reverse order. */
+typedef struct run_state {
+    bh_plugin plugin;
+    bh_plugin backend_plugin;
+    const bhost_backend *be;
+    bhost_dev *dev;
+    bhost_stream *stream;
+    const bhost_bench_desc *desc;
+    void *inst;
+    int created;
+} run_state;
+
+/* The status word a plugin failure maps to. */
+static const char *status_for(bhost_status st, const char *stage)
+{
+    if (st == BHOST_E_SKIP)
+        return "skipped";
+    if (st == BHOST_E_UNSUPPORTED)
+        return "unsupported";
+    if (st == BHOST_E_VERIFY && strcmp(stage, "verify") == 0)
+        return "invalid";
+    return "failed";
+}
+
+/* The message for a failed stage: the plugin's own detail when it gave
+ * one. */
+static char *stage_message(const char *stage, bhost_status st)
+{
+    const char *why = bh_host_api_last_error();
+    size_t n = strlen(why) + strlen(stage) + 64;
+    char *msg = malloc(n);
+
+    if (!msg)
+        return NULL;
+    if (*why)
+        snprintf(msg, n, "%s: %s", stage, why);
+    else
+        snprintf(msg, n, "%s returned status %d", stage, st);
+    return msg;
+}
+
+static void send_error(int fd, const char *kind, const char *msg)
+{
+    cJSON *m = cJSON_CreateObject();
+
+    cJSON_AddStringToObject(m, "t", "error");
+    cJSON_AddStringToObject(m, "kind", kind);
+    cJSON_AddStringToObject(m, "message", msg);
+    bh_ipc_send(fd, m, NULL);
+    cJSON_Delete(m);
+}
+
+/* Finds the descriptor with the given id. */
+static const bhost_bench_desc *find_bench(const bh_plugin *p, const char *id)
+{
+    uint32_t n;
+
+    if (!p->benchmarks)
+        return NULL;
+    n = p->benchmarks->count();
+    for (uint32_t i = 0; i < n; i++) {
+        const bhost_bench_desc *d = p->benchmarks->get(i);
+        if (d && d->id && strcmp(d->id, id) == 0)
+            return d;
+    }
+    return NULL;
+}
+
+/* Opens the backend device named by the job; returns a plugin status. */
+static bhost_status open_device(run_state *rs, const cJSON *job,
+                                bh_error *e, const char **stage)
+{
+    const char *path = bh_json_str(job, "backend", NULL);
+    uint32_t index = (uint32_t)bh_json_num(job, "device", 0);
+    uint32_t count = 0;
+    bhost_status st;
+
+    *stage = "backend";
+    if (!path) {
+        bh_error_set(e, "device benchmark without a backend");
+        return BHOST_E_INVALID;
+    }
+    if (bh_loader_open(path, bh_host_api_get(), &rs->backend_plugin, e) != 0)
+        return BHOST_E_INVALID;
+    rs->be = rs->backend_plugin.backend;
+    if (!rs->be) {
+        bh_error_set(e, "%s provides no backend interface", path);
+        return BHOST_E_INVALID;
+    }
+    *stage = "device_count";
+    st = rs->be->device_count(&count);
+    if (st != BHOST_OK)
+        return st;
+    if (index >= count) {
+        bh_error_set(e, "device %u not present (count %u)", index, count);
+        return BHOST_E_UNSUPPORTED;
+    }
+    *stage = "open";
+    st = rs->be->open(index, bh_host_context(), &rs->dev);
+    if (st != BHOST_OK)
+        return st;
+    *stage = "stream_create";
+    return rs->be->stream_create(rs->dev, &rs->stream);
+}
+
+/* Adds work-per-iteration figures the descriptor provides. */
+static void add_work(cJSON *res, const run_state *rs)
+{
+    const bhost_bench_desc *d = rs->desc;
+
+    if (d->flops_per_iter)
+        cJSON_AddNumberToObject(res, "flops_per_iter",
+                                d->flops_per_iter(rs->inst));
+    if (d->bytes_per_iter)
+        cJSON_AddNumberToObject(res, "bytes_per_iter",
+                                d->bytes_per_iter(rs->inst));
+    if (d->items_per_iter)
+        cJSON_AddNumberToObject(res, "items_per_iter",
+                                d->items_per_iter(rs->inst));
+}
+
+static void add_resources(cJSON *res)
+{
+    struct rusage ru;
+    uint64_t count, bytes, peak;
+    cJSON *alloc = cJSON_AddObjectToObject(res, "alloc");
+
+    bh_host_api_alloc_stats(&count, &bytes, &peak);
+    cJSON_AddNumberToObject(alloc, "count", (double)count);
+    cJSON_AddNumberToObject(alloc, "bytes", (double)bytes);
+    cJSON_AddNumberToObject(alloc, "peak_bytes", (double)peak);
+    if (getrusage(RUSAGE_SELF, &ru) == 0)
+        cJSON_AddNumberToObject(res, "peak_rss_kb", (double)ru.ru_maxrss);
+}
+
+static void add_timing(cJSON *res, const bh_timing_outcome *t)
+{
+    cJSON_AddStringToObject(res, "timing", t->timing ? t->timing : "host");
+    cJSON_AddNumberToObject(res, "iters_per_sample",
+                            (double)t->iters_per_sample);
+    cJSON_AddNumberToObject(res, "warmup_samples", t->warmup_samples);
+    cJSON_AddNumberToObject(res, "timer_resolution_ns", t->resolution_ns);
+    cJSON_AddNumberToObject(res, "timer_overhead_ns", t->overhead_ns);
+    cJSON_AddBoolToObject(res, "budget_exhausted", t->budget_exhausted);
+}
+
+int bh_run_case(const cJSON *job, int result_fd)
+{
+    run_state rs;
+    bh_error e = {""};
+    bhost_host *h = bh_host_context();
+    const char *stage = "create";
+    const char *status = "ok";
+    char *message = NULL;
+    bhost_status st = BHOST_OK;
+    bh_timing_outcome tout;
+    bh_timing_plan plan;
+    bh_timing_target target;
+    cJSON *res;
+    const char *seed = bh_json_str(job, "seed", "0");
+
+    memset(&rs, 0, sizeof(rs));
+    memset(&tout, 0, sizeof(tout));
+    h->params = cJSON_GetObjectItemCaseSensitive(job, "params");
+    h->seed = strtoull(seed, NULL, 0);
+    if (bh_loader_open(bh_json_str(job, "plugin", ""), bh_host_api_get(),
+                       &rs.plugin, &e) != 0) {
+        send_error(result_fd, "load", e.msg);
+        return 3;
+    }
+    rs.desc = find_bench(&rs.plugin, bh_json_str(job, "bench", ""));
+    if (!rs.desc) {
+        send_error(result_fd, "job", "benchmark not found in plugin");
+        return 2;
+    }
+    bh_host_api_clear_error();
+    if (rs.desc->flags & BHOST_BENCH_NEEDS_DEVICE) {
+        st = open_device(&rs, job, &e, &stage);
+        if (st != BHOST_OK && e.msg[0]) {
+            status = status_for(st, stage);
+            message = strdup(e.msg);
+            goto report;
+        }
+    }
+    if (st == BHOST_OK) {
+        stage = "create";
+        st = rs.desc->create(h, rs.be, rs.dev, &rs.inst);
+    }
+    if (st == BHOST_OK) {
+        rs.created = 1;
+        stage = "setup";
+        st = rs.desc->setup ? rs.desc->setup(rs.inst, rs.stream) : BHOST_OK;
+        if (st == BHOST_OK && rs.be)
+            st = rs.be->stream_sync(rs.dev, rs.stream);
+    }
+    if (st == BHOST_OK) {
+        memset(&plan, 0, sizeof(plan));
+        plan.warmup_ns = (uint64_t)bh_json_num(job, "warmup_ns", 0);
+        plan.sample_time_ns = (uint64_t)bh_json_num(job, "sample_time_ns", 0);
+        plan.samples = (uint32_t)bh_json_num(job, "samples", 10);
+        plan.budget_ns = (uint64_t)bh_json_num(job, "budget_ns", 0);
+        plan.result_fd = result_fd;
+        memset(&target, 0, sizeof(target));
+        target.desc = rs.desc;
+        target.inst = rs.inst;
+        target.h = h;
+        target.be = rs.be;
+        target.dev = rs.dev;
+        target.stream = rs.stream;
+        target.manual = (rs.desc->flags & BHOST_BENCH_MANUAL_TIMING) != 0;
+        bh_timing_run(&target, &plan, &tout);
+        st = tout.status;
+        stage = "run";
+    }
+    if (st == BHOST_OK) {
+        stage = "verify";
+        st = rs.desc->verify ? rs.desc->verify(rs.inst) : BHOST_E_VERIFY;
+        if (!rs.desc->verify)
+            bh_error_set(&e, "benchmark has no verify()");
+    }
+    if (st != BHOST_OK) {
+        status = status_for(st, stage);
+        message = e.msg[0] ? strdup(e.msg) : stage_message(stage, st);
+    }
+report:
+    res = cJSON_CreateObject();
+    cJSON_AddStringToObject(res, "t", "result");
+    cJSON_AddStringToObject(res, "status", status);
+    if (message)
+        cJSON_AddStringToObject(res, "message", message);
+    if (rs.created)
+        add_work(res, &rs);
+    add_timing(res, &tout);
+    if (h->metrics)
+        cJSON_AddItemReferenceToObject(res, "metrics", h->metrics);
+    if (rs.created)
+        rs.desc->destroy(rs.inst);
+    if (rs.stream)
+        rs.be->stream_destroy(rs.dev, rs.stream);
+    if (rs.dev)
+        rs.be->close(rs.dev);
+    add_resources(res);
+    bh_ipc_send(result_fd, res, NULL);
+    cJSON_Delete(res);
+    free(message);
+    return 0;
+}

@@ -1,0 +1,167 @@
+#include "timing_loop.h"
+
+#include "bh_clock.h"
+#include "host_api.h"
+#include "ipc.h"
+
+#include <string.h>
+
+#define MS 1000000ull
+
+void bh_timing_measure_clock(double *resolution_ns, double *overhead_ns)
+{
+    uint64_t best = UINT64_MAX;
+    uint64_t t0;
+    uint64_t t1;
+    enum { PAIRS = 2000, CALLS = 100000 };
+
+    for (int i = 0; i < PAIRS; i++) {
+        uint64_t a = bh_now_ns();
+        uint64_t b = bh_now_ns();
+
+        while (b == a)
+            b = bh_now_ns();
+        if (b - a < best)
+            best = b - a;
+    }
+    t0 = bh_now_ns();
+    for (int i = 0; i < CALLS; i++)
+        (void)bh_now_ns();
+    t1 = bh_now_ns();
+    *resolution_ns = (double)best;
+    *overhead_ns = (double)(t1 - t0) / CALLS;
+}
+
+/* Times one call of run(iters); stores nanoseconds in *ns. */
+static bhost_status time_once(const bh_timing_target *t, uint64_t iters,
+                              uint64_t *ns, const char **timing)
+{
+    bhost_status st;
+
+    if (t->manual) {
+        t->h->manual_time_set = 0;
+        st = t->desc->run(t->inst, t->stream, iters);
+        if (st == BHOST_OK && !t->h->manual_time_set)
+            return BHOST_E_INTERNAL;
+        *ns = t->h->manual_time_ns;
+        *timing = "manual";
+        return st;
+    }
+    if (t->be && t->dev && t->be->event_create) {
+        bhost_event *e0 = NULL;
+        bhost_event *e1 = NULL;
+
+        st = t->be->event_create(t->dev, &e0);
+        if (st == BHOST_OK)
+            st = t->be->event_create(t->dev, &e1);
+        if (st == BHOST_OK)
+            st = t->be->event_record(t->dev, t->stream, e0);
+        if (st == BHOST_OK)
+            st = t->desc->run(t->inst, t->stream, iters);
+        if (st == BHOST_OK)
+            st = t->be->event_record(t->dev, t->stream, e1);
+        if (st == BHOST_OK)
+            st = t->be->stream_sync(t->dev, t->stream);
+        if (st == BHOST_OK)
+            st = t->be->event_elapsed_ns(t->dev, e0, e1, ns);
+        if (e0)
+            t->be->event_destroy(t->dev, e0);
+        if (e1)
+            t->be->event_destroy(t->dev, e1);
+        *timing = "device";
+        return st;
+    } else {
+        uint64_t a = bh_now_ns();
+
+        st = t->desc->run(t->inst, t->stream, iters);
+        *ns = bh_now_ns() - a;
+        *timing = "host";
+        return st;
+    }
+}
+
+static void send_pair(int fd, const char *type, uint64_t iters, uint64_t ns)
+{
+    cJSON *m = cJSON_CreateObject();
+
+    cJSON_AddStringToObject(m, "t", type);
+    cJSON_AddNumberToObject(m, "iters", (double)iters);
+    cJSON_AddNumberToObject(m, "ns", (double)ns);
+    bh_ipc_send(fd, m, NULL);
+    cJSON_Delete(m);
+}
+
+/* Next iteration count towards target given that iters took ns. */
+static uint64_t grow(uint64_t iters, uint64_t ns, uint64_t target)
+{
+    double want;
+
+    if (ns < target / 10 || ns == 0)
+        return iters * 10;
+    want = (double)iters * (double)target * 1.1 / (double)ns;
+    if (want < (double)iters + 1)
+        return iters + 1;
+    if (want > 1e12)
+        return (uint64_t)1e12;
+    return (uint64_t)want;
+}
+
+void bh_timing_run(const bh_timing_target *t, const bh_timing_plan *plan,
+                   bh_timing_outcome *out)
+{
+    uint64_t start = bh_now_ns();
+    uint64_t target;
+    uint64_t iters = 1;
+    uint64_t ns = 0;
+    uint64_t warm_end;
+
+    memset(out, 0, sizeof(*out));
+    bh_timing_measure_clock(&out->resolution_ns, &out->overhead_ns);
+    out->timing = "host";
+    target = plan->sample_time_ns;
+    if (target == 0) {
+        target = (uint64_t)(1000.0 * out->resolution_ns);
+        if (target < MS)
+            target = MS;
+    }
+    /* Calibration: grow iterations until one sample reaches the target. */
+    for (;;) {
+        out->status = time_once(t, iters, &ns, &out->timing);
+        if (out->status != BHOST_OK)
+            goto failed;
+        if (ns >= target || iters >= (uint64_t)1e12)
+            break;
+        if (plan->budget_ns && bh_now_ns() - start > plan->budget_ns / 2)
+            break;
+        iters = grow(iters, ns, target);
+    }
+    send_pair(plan->result_fd, "calib", iters, ns);
+    /* Warm-up at the calibrated size; re-aim the size from its last time. */
+    warm_end = bh_now_ns() + plan->warmup_ns;
+    while (plan->warmup_ns > 0 && bh_now_ns() < warm_end) {
+        out->status = time_once(t, iters, &ns, &out->timing);
+        if (out->status != BHOST_OK)
+            goto failed;
+        out->warmup_samples++;
+        if (plan->budget_ns && bh_now_ns() - start > plan->budget_ns / 2)
+            break;
+    }
+    if (out->warmup_samples > 0 && ns > 0 && ns < target)
+        iters = grow(iters, ns, target);
+    out->iters_per_sample = iters;
+    for (uint32_t i = 0; i < plan->samples; i++) {
+        out->status = time_once(t, iters, &ns, &out->timing);
+        if (out->status != BHOST_OK)
+            goto failed;
+        send_pair(plan->result_fd, "sample", iters, ns);
+        out->samples_taken++;
+        if (plan->budget_ns && bh_now_ns() - start > plan->budget_ns &&
+            i + 1 < plan->samples && out->samples_taken >= 2) {
+            out->budget_exhausted = 1;
+            break;
+        }
+    }
+    return;
+failed:
+    out->where = "run";
+}

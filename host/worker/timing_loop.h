@@ -1,0 +1,48 @@
+/* The measurement loop of one run: calibration, warm-up, samples. */
+#ifndef BH_TIMING_LOOP_H
+#define BH_TIMING_LOOP_H
+
+#include <bhost/plugin.h>
+#include <stdint.h>
+
+typedef struct bh_timing_target {
+    const bhost_bench_desc *desc;
+    void *inst;
+    bhost_host *h;
+    /* device timing when be/dev are set and the device has event timing */
+    const bhost_backend *be;
+    bhost_dev *dev;
+    bhost_stream *stream;
+    int manual;                 /* BHOST_BENCH_MANUAL_TIMING */
+} bh_timing_target;
+
+typedef struct bh_timing_plan {
+    uint64_t warmup_ns;
+    uint64_t sample_time_ns;    /* 0 = max(1 ms, 1000 x resolution) */
+    uint32_t samples;
+    uint64_t budget_ns;         /* wall budget for this run; 0 = none */
+    int result_fd;              /* where calib/sample messages go */
+} bh_timing_plan;
+
+typedef struct bh_timing_outcome {
+    bhost_status status;        /* first failing plugin status, or OK */
+    const char *where;          /* "run" when status != OK */
+    uint64_t iters_per_sample;
+    uint32_t samples_taken;
+    uint32_t warmup_samples;
+    int budget_exhausted;
+    double resolution_ns;
+    double overhead_ns;
+    const char *timing;         /* "host", "device" or "manual" */
+} bh_timing_outcome;
+
+/* Measures the host clock's resolution (smallest positive step) and the
+ * cost of one reading, in nanoseconds. */
+void bh_timing_measure_clock(double *resolution_ns, double *overhead_ns);
+
+/* Runs calibration, warm-up and plan->samples timed samples, sending one
+ * "sample" message per sample to plan->result_fd. Never calls verify. */
+void bh_timing_run(const bh_timing_target *t, const bh_timing_plan *plan,
+                   bh_timing_outcome *out);
+
+#endif

@@ -1,0 +1,13 @@
+/* Worker mode: the only place plugin code runs. A worker is the bhost
+ * binary started again by the supervisor ("bhost __worker"); it reads one
+ * job from BH_IPC_JOB_FD, answers on BH_IPC_RESULT_FD (see ipc.h) and
+ * exits. */
+#ifndef BH_WORKER_H
+#define BH_WORKER_H
+
+/* Runs the job found on the job pipe. Returns the process exit status:
+ * 0 when a result or description was sent (whatever the case status),
+ * 2 for a malformed job, 3 when the plugin could not be loaded. */
+int bh_worker_main(void);
+
+#endif

@@ -1,0 +1,2 @@
+/* layout.cpp -- the same frozen layout checks, compiled as C++. */
+#include "layout.c"
