@@ -79,7 +79,7 @@ static int parse(int argc, char **argv, run_opts *o)
     o->results_dir = "results";
     opterr = 0;
     optind = 1;
-    while ((ch = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
         switch (ch) {
         case 'f':
             BH_PUSH(o->filters, o->n_filters, o->cap_filters, optarg);

@@ -113,6 +113,8 @@ static int pin_ok(const char *v)
 {
     if (strcmp(v, "none") == 0 || strcmp(v, "auto") == 0)
         return 1;
+    if (!*v)
+        return 0;
     while (*v) {
         char *end;
         unsigned long lo, hi;

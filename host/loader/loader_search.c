@@ -143,8 +143,14 @@ char *bh_loader_find(const bh_search_path *sp, const char *name, bh_error *e)
             return found;
         }
     }
-    for (size_t i = 0; i < sp->n; i++)
-        bh_strbuf_printf(&where, "%s%s", i ? ":" : "", sp->dirs[i]);
+    for (size_t i = 0; i < sp->n; i++) {
+        size_t dl = strlen(sp->dirs[i]);
+        int subdirs = dl >= 2 && strcmp(sp->dirs[i] + dl - 2, "/+") == 0;
+
+        bh_strbuf_printf(&where, "%s%.*s%s", i ? ":" : "",
+                         (int)(subdirs ? dl - 2 : dl), sp->dirs[i],
+                         subdirs ? "/*" : "");
+    }
     bh_error_set(e, "plugin '%s' not found (looked for %s in %s)", name, file,
                  sp->n ? bh_strbuf_str(&where) : "an empty search path");
     bh_strbuf_free(&where);

@@ -400,13 +400,27 @@ double bh_stats_binom_logpmf(int64_t k, int64_t n, double p)
            bd0(dn - dk, dn * q) + 0.5 * log(dn / (2.0 * PI * dk * (dn - dk)));
 }
 
-/* ln P(K <= k) for 0 <= k < (n+1)p: the pmf ratios t(j-1)/t(j) fall
- * below 1 and keep falling as j goes down, so the sum stops as soon as the
- * geometric bound on the rest is negligible. */
-static double log_low_tail(int64_t k, int64_t n, double p)
+/* P(K <= k) as exp(*l) * (return value), for 0 <= k < (n+1)p. Small n
+ * with moderate p sums exact binomial coefficients times powers (exact for
+ * p = 1/2), otherwise the pmf ratios t(j-1)/t(j) fall below 1 and keep
+ * falling as j goes down, so the sum stops as soon as the geometric bound
+ * on the rest is negligible. */
+static double low_tail(int64_t k, int64_t n, double p, double *l)
 {
-    double odds = (1.0 - p) / p, sum = 1.0, term = 1.0;
+    double q = 1.0 - p, odds = q / p, sum = 1.0, term = 1.0;
 
+    if (n <= 50 && (double)n * log(fmin(p, q)) > -600.0) {
+        uint64_t c = 1; /* C(n, j), exact: C(50, 25) * 26 < 2^64 */
+
+        sum = 0.0;
+        for (int64_t j = 0; j <= k; j++) {
+            if (j > 0)
+                c = c * (uint64_t)(n - j + 1) / (uint64_t)j;
+            sum += (double)c * pow(p, (double)j) * pow(q, (double)(n - j));
+        }
+        *l = 0.0;
+        return sum;
+    }
     for (int64_t j = k; j > 0; j--) {
         double r = (double)j / (double)(n - j + 1) * odds;
 
@@ -415,21 +429,22 @@ static double log_low_tail(int64_t k, int64_t n, double p)
         if (term * r <= 1e-17 * sum * (1.0 - r))
             break;
     }
-    return bh_stats_binom_logpmf(k, n, p) + log(sum);
+    *l = bh_stats_binom_logpmf(k, n, p);
+    return sum;
 }
 
-/* Splits at the mode: *lower_side true when k is below it, in which case
- * *lt = ln P(K <= k); otherwise *lt = ln P(K > k). */
-static int binom_tail(int64_t k, int64_t n, double p, double *lt)
+/* Splits at the mode. Returns 1 when k is below it, with
+ * P(K <= k) = exp(*l) * *s; otherwise 0, with P(K > k) = exp(*l) * *s. */
+static int binom_tail(int64_t k, int64_t n, double p, double *l, double *s)
 {
     double m = floor((double)(n + 1) * p);
 
     if ((double)k < m) {
-        *lt = log_low_tail(k, n, p);
+        *s = low_tail(k, n, p, l);
         return 1;
     }
     /* P(K > k) = P(n - K <= n - k - 1), n - K ~ Bin(n, 1 - p). */
-    *lt = log_low_tail(n - k - 1, n, 1.0 - p);
+    *s = low_tail(n - k - 1, n, 1.0 - p, l);
     return 0;
 }
 
@@ -440,7 +455,7 @@ static int binom_args_ok(int64_t n, double p)
 
 double bh_stats_binom_logcdf(int64_t k, int64_t n, double p)
 {
-    double lt;
+    double l, t;
 
     if (!binom_args_ok(n, p))
         return NAN;
@@ -450,14 +465,14 @@ double bh_stats_binom_logcdf(int64_t k, int64_t n, double p)
         return 0.0;
     if (p == 1.0)
         return -INFINITY;
-    if (binom_tail(k, n, p, &lt))
-        return lt;
-    return log1p(-exp(lt));
+    if (binom_tail(k, n, p, &l, &t))
+        return l + log(t);
+    return log1p(-exp(l) * t);
 }
 
 double bh_stats_binom_cdf(int64_t k, int64_t n, double p)
 {
-    double lt;
+    double l, t;
 
     if (!binom_args_ok(n, p))
         return NAN;
@@ -467,14 +482,14 @@ double bh_stats_binom_cdf(int64_t k, int64_t n, double p)
         return 1.0;
     if (p == 1.0)
         return 0.0;
-    if (binom_tail(k, n, p, &lt))
-        return exp(lt);
-    return -expm1(lt);
+    if (binom_tail(k, n, p, &l, &t))
+        return exp(l) * t;
+    return 1.0 - exp(l) * t;
 }
 
 double bh_stats_binom_sf(int64_t k, int64_t n, double p)
 {
-    double lt;
+    double l, t;
 
     if (!binom_args_ok(n, p))
         return NAN;
@@ -484,7 +499,7 @@ double bh_stats_binom_sf(int64_t k, int64_t n, double p)
         return 0.0;
     if (p == 1.0)
         return 1.0;
-    if (binom_tail(k, n, p, &lt))
-        return -expm1(lt);
-    return exp(lt);
+    if (binom_tail(k, n, p, &l, &t))
+        return 1.0 - exp(l) * t;
+    return exp(l) * t;
 }

@@ -98,6 +98,25 @@ static void vendor_name(char *out, size_t cap)
     }
 }
 
+/* Copies src into out (cap bytes), cutting at the last space that fits
+ * rather than mid-word when src is too long. */
+static void copy_words(char *out, size_t cap, const char *src)
+{
+    size_t len = strlen(src);
+
+    if (len < cap) {
+        memcpy(out, src, len + 1);
+        return;
+    }
+    len = cap - 1;
+    while (len > 0 && src[len] != ' ')
+        len--;
+    if (len == 0)
+        len = cap - 1;
+    memcpy(out, src, len);
+    out[len] = '\0';
+}
+
 void bh_cpu_describe(bhost_device_info *info)
 {
     struct utsname uts;
@@ -118,8 +137,8 @@ void bh_cpu_describe(bhost_device_info *info)
     snprintf(info->driver_version, sizeof(info->driver_version), "%.15s %.47s",
              uts.sysname, uts.release);
 #if defined(BH_HAVE_OPENBLAS_CONFIG)
-    snprintf(info->runtime_version, sizeof(info->runtime_version), "%s",
-             openblas_get_config());
+    copy_words(info->runtime_version, sizeof(info->runtime_version),
+               openblas_get_config());
 #else
     snprintf(info->runtime_version, sizeof(info->runtime_version), "CBLAS");
 #endif

@@ -74,6 +74,7 @@ static bhost_status BHOST_ABI dcopy_setup(void *inst, bhost_stream *s)
 {
     struct dcopy *d = inst;
     uint64_t state = bh_selftest_api->seed(d->h) ^ UINT64_C(0xDC0B1);
+    uint64_t word = 0;
     bhost_status st;
 
     if (d->pattern == NULL)
@@ -96,7 +97,9 @@ static bhost_status BHOST_ABI dcopy_setup(void *inst, bhost_stream *s)
             return st;
     }
     for (uint64_t i = 0; i < d->bytes; i++) {
-        d->pattern[i] = (unsigned char)bh_selftest_mix(&state);
+        if ((i & 7) == 0)
+            word = bh_selftest_mix(&state);
+        d->pattern[i] = (unsigned char)(word >> (8 * (i & 7)));
         d->back[i] = (unsigned char)~d->pattern[i];
     }
     st = d->be->copy_h2d(d->dev, s, d->a, 0, d->pattern, d->bytes);

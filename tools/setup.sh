@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages bhost needs (when missing), then configures
+# and builds it in ./build. Safe to run again: it only does what is missing.
+#   tools/setup.sh            install + build (release-like debugoptimized)
+#   BUILD_DIR=b tools/setup.sh   another build directory
+#   MESON_ARGS="-Db_sanitize=address,undefined" tools/setup.sh
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+build_dir=${BUILD_DIR:-build}
+
+packages=(
+  build-essential meson ninja-build pkg-config python3 binutils
+  libyaml-dev libcjson-dev libhwloc-dev libcmocka-dev libopenblas-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if [ ! -f "$build_dir/build.ninja" ]; then
+  # shellcheck disable=SC2086
+  meson setup "$build_dir" ${MESON_ARGS:-}
+fi
+ninja -C "$build_dir"
