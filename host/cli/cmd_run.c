@@ -134,6 +134,8 @@ static void apply_overrides(bh_config *cfg, const run_opts *o)
             s->runs = (uint32_t)o->runs;
         if (o->samples)
             s->samples = (uint32_t)o->samples;
+        if (o->has_seed)
+            s->seed = o->seed;
     }
     if (o->has_seed)
         cfg->defaults.seed = o->seed;

@@ -20,6 +20,7 @@ typedef struct chain {
     size_t n;
 } chain;
 
+/* Frees every tree and real path held by ch; ch is left empty. */
 static void chain_free(chain *ch)
 {
     for (size_t i = 0; i < ch->n; i++) {

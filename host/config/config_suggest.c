@@ -7,6 +7,7 @@
 /* Longest word compared; longer words get no suggestion. */
 #define MAX_WORD 64
 
+/* The smallest of three. */
 static size_t min3(size_t a, size_t b, size_t c)
 {
     size_t m = a < b ? a : b;

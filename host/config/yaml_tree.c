@@ -82,6 +82,7 @@ static int syntax_error(builder *b, const yaml_parser_t *p)
                    p->problem ? p->problem : "invalid YAML");
 }
 
+/* A fresh, empty node of kind at mark, owned by the caller. */
 static bh_ynode *new_node(builder *b, bh_ynode_kind kind, yaml_mark_t mark)
 {
     bh_ynode *n = bh_xcalloc(1, sizeof(*n));
@@ -156,6 +157,7 @@ static int attach(builder *b, bh_ynode *n)
     return 0;
 }
 
+/* Adds the scalar of ev to the tree; 0 or -1 with b->e set. */
 static int on_scalar(builder *b, const yaml_event_t *ev)
 {
     static const char *const allowed[] = {TAG_STR, "!", NULL};
@@ -177,6 +179,7 @@ static int on_scalar(builder *b, const yaml_event_t *ev)
     return attach(b, node);
 }
 
+/* Opens a list or map for ev and adds it to the tree; 0 or -1. */
 static int on_start(builder *b, const yaml_event_t *ev, bh_ynode_kind kind)
 {
     static const char *const seq_tags[] = {TAG_SEQ, NULL};

@@ -8,31 +8,14 @@
 #include "descriptive.h"
 #include "quantile.h"
 
-/* 32-bit words from the generator, both halves of each 64-bit output. */
-typedef struct drawer {
-    bh_rng rng;
-    uint64_t buf;
-    int have;
-} drawer;
-
-static inline uint32_t bits32(drawer *d)
+/* Uniform in [0, n) from 32 random bits without bias (Lemire 2019):
+ * reject is 2^32 mod n; a rejected draw is replaced from fresh output. */
+static inline uint32_t scale(bh_rng *r, uint32_t bits, uint32_t n, uint32_t reject)
 {
-    if (d->have) {
-        d->have = 0;
-        return (uint32_t)d->buf;
-    }
-    d->buf = bh_rng_next(&d->rng);
-    d->have = 1;
-    return (uint32_t)(d->buf >> 32);
-}
-
-/* Uniform in [0, n) without bias (Lemire 2019); reject is 2^32 mod n. */
-static inline uint32_t below(drawer *d, uint32_t n, uint32_t reject)
-{
-    uint64_t m = (uint64_t)bits32(d) * n;
+    uint64_t m = (uint64_t)bits * n;
 
     while ((uint32_t)m < reject)
-        m = (uint64_t)bits32(d) * n;
+        m = (uint64_t)(uint32_t)(bh_rng_next(r) >> 32) * n;
     return (uint32_t)(m >> 32);
 }
 
@@ -56,6 +39,26 @@ static double counted_median(const double *s, const uint32_t *cnt, size_t n)
     return v1 + (v2 - v1) / 2.0;
 }
 
+/* Sum of cnt[j] * s[j] over j, zeroing cnt for the next resample. Four
+ * partial sums in a fixed order: fast and still deterministic. */
+static double counted_sum_and_clear(const double *s, uint32_t *cnt, size_t n)
+{
+    double acc[4] = {0.0, 0.0, 0.0, 0.0};
+    size_t j = 0;
+
+    for (; j + 4 <= n; j += 4) {
+        for (int u = 0; u < 4; u++) {
+            acc[u] += (double)cnt[j + u] * s[j + u];
+            cnt[j + u] = 0;
+        }
+    }
+    for (; j < n; j++) {
+        acc[0] += (double)cnt[j] * s[j];
+        cnt[j] = 0;
+    }
+    return (acc[0] + acc[1]) + (acc[2] + acc[3]);
+}
+
 static void set_nan(bh_stats_boot *out)
 {
     out->mean_lo = out->mean_hi = NAN;
@@ -68,7 +71,7 @@ int bh_stats_bootstrap(const double *s, size_t n, uint32_t resamples, double lev
 {
     uint32_t *cnt = NULL, n32, reject;
     double *means = NULL, *medians = NULL, lo_p, hi_p, var;
-    drawer d;
+    bh_rng rng;
     int rc = -1;
 
     set_nan(out);
@@ -78,27 +81,29 @@ int bh_stats_bootstrap(const double *s, size_t n, uint32_t resamples, double lev
         return -1;
     n32 = (uint32_t)n;
     reject = (uint32_t)(-n32) % n32;
-    cnt = malloc(n * sizeof(*cnt));
+    cnt = calloc(n, sizeof(*cnt));
     means = malloc(2 * (size_t)resamples * sizeof(*means));
     if (!cnt || !means)
         goto out_free;
     medians = means + resamples;
 
-    bh_rng_seed(&d.rng, seed);
-    d.have = 0;
-    d.buf = 0;
+    bh_rng_seed(&rng, seed);
     for (uint32_t b = 0; b < resamples; b++) {
-        double sum = 0.0;
+        /* Two indices per generator output. */
+        size_t i = 0;
 
-        memset(cnt, 0, n * sizeof(*cnt));
-        for (size_t i = 0; i < n; i++) {
-            uint32_t j = below(&d, n32, reject);
+        for (; i + 4 <= n; i += 4) {
+            uint64_t w0 = bh_rng_next(&rng), w1 = bh_rng_next(&rng);
 
-            cnt[j]++;
-            sum += s[j];
+            cnt[scale(&rng, (uint32_t)(w0 >> 32), n32, reject)]++;
+            cnt[scale(&rng, (uint32_t)w0, n32, reject)]++;
+            cnt[scale(&rng, (uint32_t)(w1 >> 32), n32, reject)]++;
+            cnt[scale(&rng, (uint32_t)w1, n32, reject)]++;
         }
-        means[b] = sum / (double)n;
+        for (; i < n; i++)
+            cnt[scale(&rng, (uint32_t)(bh_rng_next(&rng) >> 32), n32, reject)]++;
         medians[b] = counted_median(s, cnt, n);
+        means[b] = counted_sum_and_clear(s, cnt, n) / (double)n;
     }
 
     bh_stats_sort(means, resamples);

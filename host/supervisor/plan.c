@@ -455,8 +455,8 @@ static int plan_suite(bh_plan *plan, const bh_config *cfg, size_t si,
         axis *axes;
         size_t na;
 
-        if (!bid) {
-            char *id = bh_xasprintf("%s/?", pname);
+        if (!bid || bh_json_str(b, "error", NULL)) {
+            char *id = bh_xasprintf("%s/%s", pname, bid ? bid : "?");
             add_unrunnable(plan, s, si, id, BH_ST_FAILED,
                            bh_json_str(b, "error", "malformed descriptor"));
             free(id);
@@ -488,14 +488,31 @@ static int plan_suite(bh_plan *plan, const bh_config *cfg, size_t si,
     return 0;
 }
 
+/* The plugin reference of a suite: a relative path is taken relative to
+ * the file that declared it (free() the result). */
+static char *plugin_ref(const bh_suite *s)
+{
+    const char *slash;
+
+    if (!strchr(s->plugin, '/') || s->plugin[0] == '/' || !s->plugin_pos.file)
+        return bh_xstrdup(s->plugin);
+    slash = strrchr(s->plugin_pos.file, '/');
+    if (!slash)
+        return bh_xstrdup(s->plugin);
+    return bh_xasprintf("%.*s/%s", (int)(slash - s->plugin_pos.file),
+                        s->plugin_pos.file, s->plugin);
+}
+
 int bh_plan_build(const bh_config *cfg, bh_catalog *cat, bh_plan *plan,
                   bh_error *e)
 {
     memset(plan, 0, sizeof(*plan));
     for (size_t si = 0; si < cfg->n_suites; si++) {
         const bh_suite *s = &cfg->suites[si];
-        const bh_catalog_entry *en = bh_catalog_get(cat, s->plugin);
+        char *ref = plugin_ref(s);
+        const bh_catalog_entry *en = bh_catalog_get(cat, ref);
 
+        free(ref);
         if (en->status != BH_ST_OK) {
             char *id = bh_xasprintf("%s/*", s->plugin);
             add_unrunnable(plan, s, si, id, en->status, en->error);

@@ -83,13 +83,19 @@ static cJSON *describe_bench(const bhost_bench_desc *d)
     cJSON_AddBoolToObject(o, "has_verify", d->verify != NULL);
     params = cJSON_AddArrayToObject(o, "params");
     for (uint32_t i = 0; d->params && i < d->param_count && i < 4096; i++) {
-        if (d->params[i].struct_size < sizeof(bhost_param_desc)) {
+        /* step by the producer's element size (see plugin.h) */
+        uint32_t stride = d->params[0].struct_size;
+        const bhost_param_desc *pd = (const bhost_param_desc *)(const void *)(
+            (const char *)d->params + (size_t)i * stride);
+
+        if (stride < sizeof(bhost_param_desc) || pd->struct_size != stride) {
             cJSON_AddStringToObject(o, "error",
-                                    "bhost_param_desc.struct_size is "
-                                    "smaller than the ABI 1.0 size");
+                                    "bhost_param_desc.struct_size is smaller "
+                                    "than the ABI 1.0 size or differs "
+                                    "between elements");
             break;
         }
-        cJSON_AddItemToArray(params, describe_param(&d->params[i]));
+        cJSON_AddItemToArray(params, describe_param(pd));
     }
     return o;
 }

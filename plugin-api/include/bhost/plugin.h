@@ -395,7 +395,11 @@ typedef struct bhost_bench_desc {
     uint32_t flags;                 /* BHOST_BENCH_* */
     const char *id;                 /* [a-z0-9_.-]+, unique in the plugin */
     const char *summary;
-    const bhost_param_desc *params; /* param_count entries */
+    /* param_count entries. Consumers step through the array by
+     * params[0].struct_size bytes, not by their own sizeof, so the element
+     * type can grow in a 1.x release; every element MUST carry the same
+     * struct_size. */
+    const bhost_param_desc *params;
     uint32_t param_count;
     uint32_t reserved;
     bhost_caps required_caps; /* the host skips devices lacking any bit */
