@@ -34,8 +34,8 @@ static void add_numa(cJSON *mem, hwloc_topology_t topo)
     }
 }
 
-/* Adds the "memory" object to root: total_bytes (hwloc's root total, else
- * sysconf, else null) and numa. topo may be NULL. Never fails. */
+/* Adds the "memory" object to root: total_bytes (sysconf, else hwloc's
+ * root total, else null) and numa. topo may be NULL. Never fails. */
 void bh_sysinfo_add_memory(cJSON *root, hwloc_topology_t topo)
 {
     cJSON *mem = cJSON_AddObjectToObject(root, "memory");
@@ -43,10 +43,11 @@ void bh_sysinfo_add_memory(cJSON *root, hwloc_topology_t topo)
 
     if (!mem)
         return;
-    if (topo)
+    /* The kernel's MemTotal: hwloc's NUMA figures can miss hot-plugged
+     * memory in VMs (seen: 4.4 GB of 24 GB). */
+    total = sysconf_total();
+    if (total <= 0.0 && topo)
         total = (double)hwloc_get_root_obj(topo)->total_memory;
-    if (total <= 0.0)
-        total = sysconf_total();
     bh_sysinfo_add_num_if(mem, "total_bytes", total > 0.0, total);
     add_numa(mem, topo);
 }
