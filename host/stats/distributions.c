@@ -7,6 +7,7 @@
 #define SQRT2 1.41421356237309504880
 #define SQRT_2PI 2.50662827463100050242
 #define LN_SQRT_2PI 0.91893853320467274178
+#define LN10 2.30258509299404568402
 
 /* ---- normal ---------------------------------------------------------- */
 
@@ -98,6 +99,27 @@ static double stirling_corr(double x)
            x;
 }
 
+/* x ln(x/m) + m - x, without cancellation when x is close to m. */
+static double bd0(double x, double m)
+{
+    if (fabs(x - m) < 0.1 * (x + m)) {
+        double v = (x - m) / (x + m), s = (x - m) * v, ej = 2.0 * x * v;
+
+        v *= v;
+        for (int j = 1; j < 1000; j++) {
+            double s1;
+
+            ej *= v;
+            s1 = s + ej / (double)(2 * j + 1);
+            if (s1 == s)
+                break;
+            s = s1;
+        }
+        return s;
+    }
+    return x * log(x / m) + m - x;
+}
+
 double bh_stats_lbeta(double a, double b)
 {
     double p = fmin(a, b), q = fmax(a, b);
@@ -125,7 +147,7 @@ static double beta_cf(double a, double b, double x)
 {
     const double tiny = 1e-300, eps = 1e-16;
     double c = 1.0, d = 1.0 - (a + b) * x / (a + 1.0), h;
-    long maxit = 1000 + 20 * (long)sqrt(fmax(a, b));
+    long maxit = 1000 + (long)(20.0 * sqrt(fmin(fmax(a, b), 1e9)));
 
     if (fabs(d) < tiny)
         d = tiny;
@@ -163,10 +185,22 @@ static double beta_cf(double a, double b, double x)
  * of x, y is tiny keeps its precision) times the continued fraction. */
 static double beta_front(double a, double b, double x, double y)
 {
-    double lx = x < 0.5 ? log(x) : log1p(-y);
-    double ly = y < 0.5 ? log(y) : log1p(-x);
+    double lx, ly, lf;
 
-    return exp(a * lx + b * ly - bh_stats_lbeta(a, b)) * beta_cf(a, b, x) / a;
+    if (a >= 10.0 && b >= 10.0) {
+        /* Saddle-point form: with n = a + b, ln(x^a y^b / B(a, b)) =
+         * -bd0(a, nx) - bd0(b, ny) + ln sqrt(ab / (2 pi n)) + Stirling
+         * corrections, all free of cancellation. */
+        double n = a + b;
+
+        lf = -bd0(a, n * x) - bd0(b, n * y) + 0.5 * log(a / n * b) - LN_SQRT_2PI +
+             stirling_corr(n) - stirling_corr(a) - stirling_corr(b);
+    } else {
+        lx = x < 0.5 ? log(x) : log1p(-y);
+        ly = y < 0.5 ? log(y) : log1p(-x);
+        lf = a * lx + b * ly - bh_stats_lbeta(a, b);
+    }
+    return exp(lf) * beta_cf(a, b, x) / a;
 }
 
 /* I_x(a, b) into *lower and 1 - I_x(a, b) into *upper, y = 1 - x given
@@ -210,30 +244,60 @@ double bh_stats_betainc_upper(double a, double b, double x)
 
 /* ---- Student t ------------------------------------------------------- */
 
+/* Beyond this many degrees of freedom the t distribution is the normal to
+ * double precision (the leading correction is (z^3 + z) / (4 nu)). */
+#define T_NORMAL_NU 1e20
+
 double bh_stats_t_pdf(double t, double nu)
 {
+    double l;
+
     if (isnan(t) || !(nu > 0.0))
         return NAN;
-    if (isinf(nu))
+    if (nu > T_NORMAL_NU)
         return bh_stats_norm_pdf(t);
     if (isinf(t))
         return 0.0;
-    return exp(-bh_stats_lbeta(0.5 * nu, 0.5) - 0.5 * log(nu) -
-               0.5 * (nu + 1.0) * log1p(t * t / nu));
+    /* ln(1 + t^2/nu), without overflowing t^2 far out in the tails. */
+    l = fabs(t) > 1e100 * sqrt(nu) ? 2.0 * (log(fabs(t)) - 0.5 * log(nu)) : log1p(t * t / nu);
+    return exp(-bh_stats_lbeta(0.5 * nu, 0.5) - 0.5 * log(nu) - 0.5 * (nu + 1.0) * l);
 }
 
 double bh_stats_t_p2(double t, double nu)
 {
-    double t2, lo, up;
+    double x, y, lo, up;
 
     if (isnan(t) || !(nu > 0.0))
         return NAN;
-    if (isinf(nu))
+    if (nu > T_NORMAL_NU)
         return 2.0 * bh_stats_norm_sf(fabs(t));
     if (isinf(t))
         return 0.0;
-    t2 = t * t;
-    beta_tails(0.5 * nu, 0.5, nu / (nu + t2), t2 / (nu + t2), &lo, &up);
+    if (fabs(t) <= sqrt(nu)) {
+        double t2 = t * t;
+
+        x = nu / (nu + t2);
+        y = t2 / (nu + t2);
+    } else {
+        /* r^2 = nu / t^2 < 1, without overflowing t^2. */
+        double lr = 0.5 * log(nu) - log(fabs(t)), r2;
+
+        if (lr < -100.0 * LN10) {
+            /* x = r^2 / (1 + r^2) < 1e-200: I_x(nu/2, 1/2) is its leading
+             * term x^(nu/2) / ((nu/2) B(nu/2, 1/2)) to double precision. */
+            double lb = bh_stats_lbeta(0.5 * nu, 0.5);
+            double rn = lr > -700.0 ? pow(sqrt(nu) / fabs(t), nu) : 0.0;
+
+            if (rn > 1e-300)
+                return rn / (0.5 * nu * exp(lb));
+            return exp(nu * lr - log(0.5 * nu) - lb);
+        }
+        r2 = sqrt(nu) / fabs(t);
+        r2 *= r2;
+        x = r2 / (1.0 + r2);
+        y = 1.0 / (1.0 + r2);
+    }
+    beta_tails(0.5 * nu, 0.5, x, y, &lo, &up);
     return lo;
 }
 
@@ -243,7 +307,7 @@ double bh_stats_t_cdf(double t, double nu)
 
     if (isnan(t) || !(nu > 0.0))
         return NAN;
-    if (isinf(nu))
+    if (nu > T_NORMAL_NU)
         return bh_stats_norm_cdf(t);
     tail = 0.5 * bh_stats_t_p2(t, nu);
     return t < 0.0 ? tail : 1.0 - tail;
@@ -267,7 +331,7 @@ static double t_lower_quantile(double p, double nu)
     }
     if (!(x < 0.0) || isinf(x))
         x = -1.0;
-    for (int it = 0; it < 300; it++) {
+    for (int it = 0; it < 2000; it++) {
         double f = bh_stats_t_cdf(x, nu), xn;
 
         if (f == p)
@@ -279,10 +343,19 @@ static double t_lower_quantile(double p, double nu)
         /* Newton on ln F(x) = ln p. */
         xn = x - (log(f) - lp) * f / bh_stats_t_pdf(x, nu);
         if (!(xn > lo && xn < hi)) {
-            if (isinf(lo))
-                xn = x < -1.0 ? 2.0 * x : -2.0;
-            else
+            if (isinf(lo)) {
+                /* No lower bracket yet: jump as the power-law tail
+                 * F ~ |x|^-nu suggests, at least doubling. */
+                if (x == -DBL_MAX)
+                    return -INFINITY; /* beyond the largest double */
+                xn = x * fmax(2.0, pow(f / p, 1.0 / nu));
+                if (isinf(xn))
+                    xn = -DBL_MAX;
+            } else if (hi < 0.0 && lo < 4.0 * hi) {
+                xn = -sqrt(lo / hi) * -hi; /* geometric mean of lo, hi */
+            } else {
                 xn = lo + (hi - lo) / 2.0;
+            }
         }
         if (fabs(xn - x) <= 2.0 * DBL_EPSILON * fabs(xn))
             return xn;
@@ -299,7 +372,7 @@ double bh_stats_t_quantile(double p, double nu)
         return -INFINITY;
     if (p == 1.0)
         return INFINITY;
-    if (isinf(nu))
+    if (nu > T_NORMAL_NU)
         return bh_stats_norm_quantile(p);
     if (p == 0.5)
         return 0.0;
@@ -357,27 +430,6 @@ static double stirlerr(double n)
     if (n > 15.0)
         return stirling_corr(n); /* same series as for ln Gamma */
     return lgamma(n + 1.0) - (n + 0.5) * log(n) + n - LN_SQRT_2PI;
-}
-
-/* x ln(x/m) + m - x, without cancellation when x is close to m. */
-static double bd0(double x, double m)
-{
-    if (fabs(x - m) < 0.1 * (x + m)) {
-        double v = (x - m) / (x + m), s = (x - m) * v, ej = 2.0 * x * v;
-
-        v *= v;
-        for (int j = 1; j < 1000; j++) {
-            double s1;
-
-            ej *= v;
-            s1 = s + ej / (double)(2 * j + 1);
-            if (s1 == s)
-                break;
-            s = s1;
-        }
-        return s;
-    }
-    return x * log(x / m) + m - x;
 }
 
 double bh_stats_binom_logpmf(int64_t k, int64_t n, double p)

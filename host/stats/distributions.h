@@ -2,9 +2,10 @@
  * F, binomial, and the regularized incomplete beta function under them.
  *
  * Pure functions: no I/O, no globals, no allocation; reentrant. Invalid
- * arguments give NAN (never a crash). Accuracy: about 1e-14 relative for
- * the normal functions, about 1e-12 relative for the beta family with
- * parameters up to ~1e4, degrading slowly (absolute ~1e-10) beyond. */
+ * arguments give NAN (never a crash). Accuracy, checked against 40-digit
+ * references: about 1e-14 relative for the normal functions, about 1e-12
+ * relative (on the smaller tail) for the beta family up to a, b = 25000 and
+ * the binomial up to n = 1e6. */
 #ifndef BH_STATS_DISTRIBUTIONS_H
 #define BH_STATS_DISTRIBUTIONS_H
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bootstrap.h"
+#include "compare.h"
 #include "descriptive.h"
 #include "distributions.h"
 #include "quantile.h"
@@ -112,6 +113,8 @@ int bh_summarize(const double *values, const uint32_t *run, const double *sample
     bh_stats_runs rs;
     double *sorted = NULL;
 
+    if (!out)
+        return -1;
     memset(out, 0, sizeof(*out));
     if (!opts) {
         bh_summary_opts_default(&def);
@@ -140,8 +143,7 @@ int bh_summarize(const double *values, const uint32_t *run, const double *sample
     out->between_run_p = rs.f_p;
     out->drift = rs.drift;
     out->mde = mde(&rs, opts);
-    out->mwu_min_p = fmin(1.0, 2.0 * exp(-bh_stats_lchoose(2.0 * (double)rs.n_runs,
-                                                             (double)rs.n_runs)));
+    out->mwu_min_p = bh_stats_mwu_min_p(rs.n_runs, rs.n_runs);
 
     out->mean_boot_lo = out->mean_boot_hi = NAN;
     out->median_boot_lo = out->median_boot_hi = NAN;

@@ -77,7 +77,8 @@ void bh_summary_opts_default(bh_summary_opts *o);
  *
  * Returns 0, or -1 (with *out zeroed) when n == 0, values is NULL, values
  * or sample_ns hold NaN/Inf, an option is out of range (levels, alpha and
- * power in (0, 1); max_cv and min_sample_ns >= 0), or memory runs out. */
+ * power in (0, 1); max_cv and min_sample_ns >= 0), or memory runs out;
+ * -1 without writing when out is NULL. */
 int bh_summarize(const double *values, const uint32_t *run, const double *sample_ns, size_t n,
                  const bh_summary_opts *opts, bh_summary *out);
 

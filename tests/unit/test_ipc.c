@@ -34,8 +34,12 @@ static void expect_fail(const char *buf, size_t n, size_t line,
 
     if (arr) {
         char *txt = cJSON_PrintUnformatted(arr);
+        char shown[256];
+
+        snprintf(shown, sizeof(shown), "%s", txt ? txt : "?");
+        free(txt);
         cJSON_Delete(arr);
-        fail_msg("stream was accepted: %s", txt);
+        fail_msg("stream was accepted: %s", shown);
     }
     snprintf(want, sizeof(want), "line %zu:", line);
     if (strncmp(e.msg, want, strlen(want)) != 0)

@@ -15,6 +15,7 @@
 
 #include "bh_rng.h"
 #include "bootstrap.h"
+#include "compare.h"
 #include "descriptive.h"
 #include "distributions.h"
 #include "quantile.h"
@@ -332,6 +333,11 @@ static void test_student_t(void **state)
     ASSERT_NEAR(bh_stats_t_pdf(0.0, 1), 1.0 / 3.14159265358979323846, 1e-15);
     assert_true(isnan(bh_stats_t_cdf(1.0, 0.0)));
     assert_true(isnan(bh_stats_t_cdf(NAN, 3)));
+    /* Far tails, where t^2 overflows: Cauchy F(x) ~ 1 / (pi |x|). */
+    ASSERT_NEAR(bh_stats_t_cdf(-1e200, 1), 1.0 / (3.14159265358979323846 * 1e200), 1e-14);
+    ASSERT_NEAR(bh_stats_t_cdf(-1e160, 1), 1.0 / (3.14159265358979323846 * 1e160), 1e-14);
+    ASSERT_NEAR(bh_stats_t_cdf(1e200, 1), 1.0, 0);
+    ASSERT_NEAR(bh_stats_t_cdf(-INFINITY, 2), 0.0, 0);
 }
 
 static void test_student_t_quantile(void **state)
@@ -352,6 +358,9 @@ static void test_student_t_quantile(void **state)
     ASSERT_NEAR(bh_stats_t_quantile(0.0, 4), -INFINITY, 0);
     ASSERT_NEAR(bh_stats_t_quantile(1.0, 4), INFINITY, 0);
     ASSERT_NEAR(bh_stats_t_quantile(0.975, INFINITY), 1.959963984540054, 1e-14);
+    ASSERT_NEAR(bh_stats_t_quantile(1e-300, 1), -1.0 / (3.14159265358979323846 * 1e-300), 1e-13);
+    ASSERT_NEAR(bh_stats_t_quantile(1e-300, 0.1), -INFINITY, 0); /* beyond DBL_MAX */
+    ASSERT_NEAR(bh_stats_t_quantile(1e-20, 1e30), bh_stats_norm_quantile(1e-20), 0);
     assert_true(isnan(bh_stats_t_quantile(0.5, -1)));
     assert_true(isnan(bh_stats_t_quantile(2.0, 3)));
     for (size_t i = 0; i < LEN(nus); i++) {
@@ -803,6 +812,244 @@ static void test_run_analysis_direct(void **state)
     assert_true(isnan(rs.f));
 }
 
+/* ---- comparisons ------------------------------------------------------ */
+
+static const double wx[] = {10.1, 10.3, 9.9, 10.0, 10.2}, wy[] = {10.6, 10.4, 10.8, 10.5, 10.7};
+static const double a1[] = {27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9, 20.1,
+                            21.9, 22.6, 23.1, 19.6, 19.0, 21.7, 21.4};
+static const double a2[] = {27.1, 22.0, 20.8, 23.4, 23.4, 23.5, 25.8, 22.0,
+                            24.8, 20.2, 21.9, 22.1, 22.9, 20.5, 24.4};
+
+static void test_t_tests(void **state)
+{
+    const double x[] = {1, 2, 3, 4, 5}, y[] = {2, 4, 6, 8, 10, 12}, c[] = {3, 3, 3};
+    bh_stats_ttest r;
+
+    (void)state;
+    assert_int_equal(bh_stats_welch_t(wx, 5, wy, 5, &r), 0);
+    ASSERT_NEAR(r.t, -5.0, 1e-12);
+    ASSERT_NEAR(r.df, 8.0, 1e-12);
+    ASSERT_NEAR(r.p, 0.0010528257933665, 1e-11);
+    assert_int_equal(bh_stats_welch_t(x, 5, y, 6, &r), 0);
+    ASSERT_NEAR(r.t, -2.3763541031440, 1e-12);
+    ASSERT_NEAR(r.df, 6.9722557297949, 1e-12);
+    ASSERT_NEAR(r.p, 0.0492843382067, 1e-11);
+    assert_int_equal(bh_stats_student_t(x, 5, y, 6, &r), 0);
+    ASSERT_NEAR(r.t, -2.2156468376280, 1e-12);
+    ASSERT_NEAR(r.df, 9.0, 0);
+    ASSERT_NEAR(r.p, 0.0539459205094, 1e-11);
+    assert_int_equal(bh_stats_welch_t(a1, 15, a2, 15, &r), 0);
+    ASSERT_NEAR(r.t, -2.455356398286, 1e-12);
+    ASSERT_NEAR(r.df, 24.98852929, 1e-9);
+    ASSERT_NEAR(r.p, 0.021378001462867, 1e-11);
+    assert_int_equal(bh_stats_student_t(a1, 15, a2, 15, &r), 0);
+    ASSERT_NEAR(r.df, 28.0, 0);
+    ASSERT_NEAR(r.p, 0.020544522734126, 1e-11);
+    assert_int_equal(bh_stats_welch_t(c, 3, c, 3, &r), -1); /* zero variance */
+    assert_true(isnan(r.p));
+    assert_int_equal(bh_stats_welch_t(x, 1, y, 6, &r), -1);
+}
+
+static void check_mwu(const double *x, size_t nx, const double *y, size_t ny,
+                      bh_stats_rank_method m, double u1, double p, int exact)
+{
+    bh_stats_mwu r;
+
+    assert_int_equal(bh_stats_mann_whitney(x, nx, y, ny, m, &r), 0);
+    ASSERT_NEAR(r.u1, u1, 0);
+    ASSERT_NEAR(r.u2, (double)(nx * ny) - u1, 0);
+    if (exact)
+        ASSERT_NEAR(r.p, p, 1e-14);
+    else /* the anchors give the normal p-values to 8-10 digits */
+        ASSERT_ABS(r.p, p, 5e-9);
+    assert_int_equal(r.exact, exact);
+}
+
+static void test_mann_whitney(void **state)
+{
+    const double x1[] = {9, 8}, y1[] = {10, 7}, x2[] = {90, 86}, y2[] = {89, 72};
+    const double x3[] = {80, 77}, y3[] = {75, 66.6, 1}, x4[] = {8, 8}, y4[] = {7, 4.54, 800};
+    const double x5[] = {1, 2, 3, 4}, y5[] = {0.9, 1.1, 0.7};
+    double x6[10], y6[10];
+    static const double min_p[] = {0.1, 0.0286, 0.00794, 0.00216, 5.83e-4,
+                                   1.55e-4, 4.11e-5, 1.08e-5};
+    bh_stats_mwu r;
+
+    (void)state;
+    for (size_t i = 0; i < 10; i++) {
+        x6[i] = (double)(i + 1);
+        y6[i] = 6.5 + (double)i;
+    }
+    check_mwu(x1, 2, y1, 2, BH_STATS_RANK_AUTO, 2, 1.0, 1);
+    check_mwu(x2, 2, y2, 2, BH_STATS_RANK_AUTO, 3, 0.6666666666666666, 1);
+    check_mwu(x3, 2, y3, 3, BH_STATS_RANK_AUTO, 6, 0.2, 1);
+    check_mwu(x4, 2, y4, 3, BH_STATS_RANK_AUTO, 4, 0.7670968684102772, 0);
+    check_mwu(x5, 4, y5, 3, BH_STATS_RANK_AUTO, 11, 4.0 / 35.0, 1);
+    check_mwu(x5, 4, y5, 3, BH_STATS_RANK_NORMAL, 11, 0.07709987, 0);
+    check_mwu(x5, 4, y5, 3, BH_STATS_RANK_NORMAL_CC, 11, 0.11161177, 0);
+    /* 0.0015046873 in the anchors; exactly 2 * 139 / C(20, 10). */
+    check_mwu(x6, 10, y6, 10, BH_STATS_RANK_AUTO, 10, 278.0 / 184756.0, 1);
+    check_mwu(x6, 10, y6, 10, BH_STATS_RANK_NORMAL_CC, 10, 0.0028272721, 0);
+    check_mwu(x6, 10, y6, 10, BH_STATS_RANK_NORMAL, 10, 0.0024969089, 0);
+    /* Exact with ties is refused; all values tied gives p = 1. */
+    assert_int_equal(bh_stats_mann_whitney(x4, 2, y4, 3, BH_STATS_RANK_EXACT, &r), -1);
+    check_mwu(x4, 2, x4, 2, BH_STATS_RANK_AUTO, 2, 1.0, 0);
+    assert_int_equal(bh_stats_mann_whitney(x1, 0, y1, 2, BH_STATS_RANK_AUTO, &r), -1);
+    for (size_t n = 3; n <= 10; n++)
+        ASSERT_NEAR(bh_stats_mwu_min_p(n, n), min_p[n - 3], 5e-3);
+    /* C(2n, n) at the uint64 boundary (section 10.8) is no limit here. */
+    ASSERT_NEAR(bh_stats_mwu_min_p(33, 33), 2.0 / 7219428434016265740.0, 1e-13);
+}
+
+static void test_mwu_separation(void **state)
+{
+    double x[8], y[8];
+    bh_stats_mwu r;
+
+    (void)state;
+    for (size_t i = 0; i < 8; i++) {
+        x[i] = (double)i;
+        y[i] = 100.0 + (double)i;
+    }
+    assert_int_equal(bh_stats_mann_whitney(x, 8, y, 8, BH_STATS_RANK_AUTO, &r), 0);
+    ASSERT_NEAR(r.u1, 0.0, 0);
+    ASSERT_NEAR(r.p, bh_stats_mwu_min_p(8, 8), 1e-12);
+    ASSERT_NEAR(r.p, 2.0 / 12870.0, 1e-12);
+}
+
+static void test_wilcoxon(void **state)
+{
+    const double d[] = {0.5, 1.2, -0.3, 2.0, 0.8, 1.5, -0.1, 0.9};
+    const double x[] = {1.83, 0.50, 1.62, 2.48, 1.68, 1.88, 1.55, 3.06, 1.30};
+    const double y[] = {0.878, 0.647, 0.598, 2.05, 1.06, 1.29, 1.06, 3.14, 1.29};
+    const double zeros[] = {0, 0, 0}, withzero[] = {0, 1, 2, -3};
+    double dep[9];
+    bh_stats_wilcoxon r;
+
+    (void)state;
+    assert_int_equal(bh_stats_wilcoxon_signed_rank(d, 8, BH_STATS_RANK_AUTO, &r), 0);
+    ASSERT_NEAR(r.w_plus, 33.0, 0);
+    assert_int_equal(r.n, 8);
+    assert_int_equal(r.exact, 1);
+    ASSERT_NEAR(r.p, 0.0390625, 1e-14);
+    assert_int_equal(bh_stats_wilcoxon_signed_rank(d, 8, BH_STATS_RANK_NORMAL_CC, &r), 0);
+    ASSERT_ABS(r.p, 0.04231527, 5e-9);
+    for (size_t i = 0; i < 9; i++)
+        dep[i] = x[i] - y[i];
+    assert_int_equal(bh_stats_wilcoxon_signed_rank(dep, 9, BH_STATS_RANK_AUTO, &r), 0);
+    ASSERT_NEAR(r.w_plus, 40.0, 0);
+    ASSERT_NEAR(r.p, 0.0390625, 1e-14);
+    assert_int_equal(bh_stats_wilcoxon_signed_rank(zeros, 3, BH_STATS_RANK_AUTO, &r), 0);
+    assert_int_equal(r.n, 0);
+    ASSERT_NEAR(r.p, 1.0, 0);
+    assert_int_equal(bh_stats_wilcoxon_signed_rank(withzero, 4, BH_STATS_RANK_AUTO, &r), 0);
+    assert_int_equal(r.n, 3);
+    assert_int_equal(r.exact, 0);
+    ASSERT_NEAR(r.w_plus, 3.0, 0);
+    assert_int_equal(bh_stats_wilcoxon_signed_rank(withzero, 4, BH_STATS_RANK_EXACT, &r), -1);
+    assert_int_equal(bh_stats_wilcoxon_signed_rank(d, 0, BH_STATS_RANK_AUTO, &r), -1);
+}
+
+static void test_hodges_lehmann(void **state)
+{
+    const double x[] = {1, 2, 3}, y[] = {4, 6, 9}, o[] = {1, 2, 3, 4, 100};
+    double x6[10], y6[10];
+    bh_stats_shift s;
+
+    (void)state;
+    assert_int_equal(bh_stats_hodges_lehmann(x, 3, y, 3, 0.95, &s), 0);
+    ASSERT_NEAR(s.estimate, 4.0, 0);
+    assert_true(isinf(s.lo) && isinf(s.hi)); /* 3 + 3 is too few for 95% */
+    for (size_t i = 0; i < 10; i++) {
+        x6[i] = (double)(i + 1);
+        y6[i] = 6.5 + (double)i;
+    }
+    assert_int_equal(bh_stats_hodges_lehmann(x6, 10, y6, 10, 0.95, &s), 0);
+    ASSERT_NEAR(s.estimate, 5.5, 0);
+    ASSERT_NEAR(s.lo, 2.5, 0);
+    ASSERT_NEAR(s.hi, 8.5, 0);
+    assert_int_equal(bh_stats_hodges_lehmann_one(o, 5, 0.95, &s), 0);
+    ASSERT_NEAR(s.estimate, 3.0, 0);
+    assert_int_equal(bh_stats_hodges_lehmann_one(x6, 10, 0.9, &s), 0);
+    ASSERT_NEAR(s.estimate, 5.5, 0);
+    assert_true(s.lo < 5.5 && s.hi > 5.5 && isfinite(s.lo) && isfinite(s.hi));
+    assert_int_equal(bh_stats_hodges_lehmann(x, 3, y, 0, 0.95, &s), -1);
+    assert_int_equal(bh_stats_hodges_lehmann(x, 3, y, 3, 1.0, &s), -1);
+}
+
+static void test_adjust(void **state)
+{
+    const double p1[] = {0.01, 0.04, 0.03, 0.005}, p2[] = {0.001, 0.02, 0.03, 0.2};
+    const double q1[] = {0.02, 0.04, 0.04, 0.02}, q2[] = {0.004, 0.04, 0.04, 0.2};
+    const double h1[] = {0.03, 0.06, 0.06, 0.02};
+    double q[300], p[300];
+
+    (void)state;
+    assert_int_equal(bh_stats_adjust_bh(p1, 4, q), 0);
+    for (size_t i = 0; i < 4; i++)
+        ASSERT_NEAR(q[i], q1[i], 1e-15);
+    assert_int_equal(bh_stats_adjust_bh(p2, 4, q), 0);
+    for (size_t i = 0; i < 4; i++)
+        ASSERT_NEAR(q[i], q2[i], 1e-15);
+    assert_int_equal(bh_stats_adjust_holm(p1, 4, q), 0);
+    for (size_t i = 0; i < 4; i++)
+        ASSERT_NEAR(q[i], h1[i], 1e-15);
+    for (size_t i = 0; i < 300; i++)
+        p[i] = 0.001;
+    assert_int_equal(bh_stats_adjust_by(p, 300, q), 0);
+    ASSERT_NEAR(q[0], 0.001 * 6.28266, 1e-6);
+    /* In place, and the empty set. */
+    memcpy(q, p1, sizeof(p1));
+    assert_int_equal(bh_stats_adjust_bh(q, 4, q), 0);
+    ASSERT_NEAR(q[3], 0.02, 1e-15);
+    assert_int_equal(bh_stats_adjust_bh(p1, 0, q), 0);
+    p[7] = 1.5;
+    assert_int_equal(bh_stats_adjust_bh(p, 300, q), -1);
+    p[7] = NAN;
+    assert_int_equal(bh_stats_adjust_holm(p, 300, q), -1);
+}
+
+static void test_edivisive(void **state)
+{
+    const double a[] = {1, 1, 1, 1, 5, 5, 5, 5};
+    const double want[] = {0, 2, 4.8, 9, 16, 9, 4.8, 2};
+    const double b[] = {10, 11, 10, 12, 11, 20, 21, 19, 20, 22};
+    double q[10];
+
+    (void)state;
+    assert_int_equal(bh_stats_edivisive_q(a, 8, q), 4);
+    for (size_t i = 0; i < 8; i++)
+        ASSERT_NEAR(q[i], want[i], 1e-14);
+    assert_int_equal(bh_stats_edivisive_q(b, 10, q), 5);
+    ASSERT_NEAR(q[5], 42.0, 1e-14);
+    assert_int_equal(bh_stats_edivisive_q(b, 1, q), 0);
+    ASSERT_NEAR(q[0], 0.0, 0);
+    assert_int_equal(bh_stats_edivisive_q(b, 0, q), -1);
+}
+
+static void test_effects(void **state)
+{
+    const double it[] = {1, 2, 3, 4}, tm[] = {10, 21, 29, 41}, g[] = {1, 4, 16};
+    const double bad[] = {1, -4, 16};
+    double ratio, lo, hi;
+
+    (void)state;
+    /* Fieller, B / A for the section 10.6 data. The anchor says z = 1.96,
+     * but its bounds come from z = Phi^-1(0.975) = 1.959964 (with 1.96
+     * exactly they would be 1.02980766 and 1.06959755). */
+    assert_int_equal(bh_stats_fieller(10.1, 0.025 / 5, 10.6, 0.025 / 5,
+                                      bh_stats_norm_quantile(0.975), &ratio, &lo, &hi),
+                     0);
+    ASSERT_NEAR(ratio, 1.04950495, 1e-8);
+    ASSERT_NEAR(lo, 1.02980802, 1e-8);
+    ASSERT_NEAR(hi, 1.06959717, 1e-8);
+    assert_int_equal(bh_stats_fieller(0.1, 1.0, 1.0, 1.0, 1.96, &ratio, &lo, &hi), -1);
+    ASSERT_NEAR(bh_stats_slope_origin(it, tm, 4), 10.1, 1e-15);
+    assert_true(isnan(bh_stats_slope_origin(it, tm, 0)));
+    ASSERT_NEAR(bh_stats_geomean(g, 3), 4.0, 1e-15);
+    assert_true(isnan(bh_stats_geomean(bad, 3)));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -834,6 +1081,14 @@ int main(void)
         cmocka_unit_test(test_summary_drift),
         cmocka_unit_test(test_summary_mde),
         cmocka_unit_test(test_run_analysis_direct),
+        cmocka_unit_test(test_t_tests),
+        cmocka_unit_test(test_mann_whitney),
+        cmocka_unit_test(test_mwu_separation),
+        cmocka_unit_test(test_wilcoxon),
+        cmocka_unit_test(test_hodges_lehmann),
+        cmocka_unit_test(test_adjust),
+        cmocka_unit_test(test_edivisive),
+        cmocka_unit_test(test_effects),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

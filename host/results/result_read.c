@@ -1,0 +1,222 @@
+#include "result_read.h"
+
+#include "bh_fs.h"
+#include "bh_mem.h"
+#include "result_doc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Depth of the deepest nesting in a JSON text, ignoring strings. */
+static size_t json_depth(const char *s, size_t n)
+{
+    size_t depth = 0;
+    size_t max = 0;
+    int in_str = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+
+        if (in_str) {
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                in_str = 0;
+        } else if (c == '"') {
+            in_str = 1;
+        } else if (c == '{' || c == '[') {
+            if (++depth > max)
+                max = depth;
+        } else if ((c == '}' || c == ']') && depth > 0) {
+            depth--;
+        }
+    }
+    return max;
+}
+
+int bh_result_validate(const cJSON *doc, const char *name, bh_error *e)
+{
+    const cJSON *cases;
+    const cJSON *c;
+    size_t i = 0;
+
+    if (!cJSON_IsObject(doc))
+        return bh_error_set(e, "%s: expected a JSON object", name);
+    if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(doc, "schema")) ||
+        strcmp(cJSON_GetObjectItemCaseSensitive(doc, "schema")->valuestring,
+               BH_RESULT_SCHEMA) != 0)
+        return bh_error_set(e, "%s: expected \"schema\": \"%s\"", name,
+                            BH_RESULT_SCHEMA);
+    if (!cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(doc, "run")))
+        return bh_error_set(e, "%s: expected a \"run\" object", name);
+    cases = cJSON_GetObjectItemCaseSensitive(doc, "cases");
+    if (!cJSON_IsArray(cases))
+        return bh_error_set(e, "%s: expected a \"cases\" array", name);
+    cJSON_ArrayForEach(c, cases) {
+        const cJSON *id = cJSON_GetObjectItemCaseSensitive(c, "id");
+
+        if (!cJSON_IsObject(c) || !cJSON_IsString(id) ||
+            !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(c, "status")))
+            return bh_error_set(e, "%s: cases[%zu]: expected an object with "
+                                   "string \"id\" and \"status\"",
+                                name, i);
+        for (const cJSON *d = cases->child; d != c; d = d->next)
+            if (strcmp(cJSON_GetObjectItemCaseSensitive(d, "id")->valuestring,
+                       id->valuestring) == 0)
+                return bh_error_set(e, "%s: cases[%zu]: duplicate id '%s'",
+                                    name, i, id->valuestring);
+        i++;
+    }
+    return 0;
+}
+
+cJSON *bh_result_read(const char *path, bh_error *e)
+{
+    char *text = NULL;
+    size_t len = 0;
+    cJSON *doc;
+    const char *end = NULL;
+
+    if (bh_read_file(path, BH_RESULT_MAX_BYTES, &text, &len, e) != 0)
+        return NULL;
+    if (json_depth(text, len) > BH_RESULT_MAX_DEPTH) {
+        bh_error_set(e, "%s: JSON nested deeper than %d levels", path,
+                     BH_RESULT_MAX_DEPTH);
+        free(text);
+        return NULL;
+    }
+    doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    if (!doc) {
+        const char *at = cJSON_GetErrorPtr();
+        size_t off = at && at >= text && at <= text + len
+                         ? (size_t)(at - text)
+                         : 0;
+        size_t line = 1;
+
+        for (size_t k = 0; k < off; k++)
+            line += text[k] == '\n';
+        bh_error_set(e, "%s:%zu: not valid JSON (expected a bhost result "
+                        "document)", path, line);
+        free(text);
+        return NULL;
+    }
+    free(text);
+    if (bh_result_validate(doc, path, e) != 0) {
+        cJSON_Delete(doc);
+        return NULL;
+    }
+    return doc;
+}
+
+const cJSON *bh_result_find_case(const cJSON *doc, const char *id)
+{
+    const cJSON *c;
+
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(doc, "cases")) {
+        const cJSON *cid = cJSON_GetObjectItemCaseSensitive(c, "id");
+        if (cJSON_IsString(cid) && strcmp(cid->valuestring, id) == 0)
+            return c;
+    }
+    return NULL;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return (x > y) - (x < y);
+}
+
+/* Median of the ns/iter values of one run's samples; NaN when none. */
+static double run_median(const cJSON *samples)
+{
+    size_t n = 0;
+    size_t cap = (size_t)cJSON_GetArraySize(samples);
+    double *v = bh_xcalloc(cap ? cap : 1, sizeof(double));
+    const cJSON *p;
+    double m;
+
+    cJSON_ArrayForEach(p, samples) {
+        const cJSON *it = cJSON_GetArrayItem(p, 0);
+        const cJSON *ns = cJSON_GetArrayItem(p, 1);
+
+        if (cJSON_IsNumber(it) && cJSON_IsNumber(ns) && it->valuedouble >= 1 &&
+            ns->valuedouble >= 0 && isfinite(ns->valuedouble))
+            v[n++] = ns->valuedouble / it->valuedouble;
+    }
+    if (n == 0) {
+        free(v);
+        return NAN;
+    }
+    qsort(v, n, sizeof(double), cmp_double);
+    m = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    free(v);
+    return m;
+}
+
+/* True for a run object whose status is "ok". */
+static int run_ok(const cJSON *r)
+{
+    const cJSON *st = cJSON_GetObjectItemCaseSensitive(r, "status");
+
+    return cJSON_IsString(st) && strcmp(st->valuestring, "ok") == 0;
+}
+
+void bh_result_run_medians(const cJSON *c, double **out, size_t *n)
+{
+    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(c, "runs");
+    const cJSON *r;
+    size_t cap = (size_t)cJSON_GetArraySize(runs);
+
+    *out = NULL;
+    *n = 0;
+    if (cap == 0)
+        return;
+    *out = bh_xcalloc(cap, sizeof(double));
+    cJSON_ArrayForEach(r, runs) {
+        double m;
+
+        if (!run_ok(r))
+            continue;
+        m = run_median(cJSON_GetObjectItemCaseSensitive(r, "samples"));
+        if (isfinite(m) && m > 0)
+            (*out)[(*n)++] = m;
+    }
+    if (*n == 0) {
+        free(*out);
+        *out = NULL;
+    }
+}
+
+void bh_result_metric_values(const cJSON *c, const char *metric,
+                             double **out, size_t *n)
+{
+    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(c, "runs");
+    const cJSON *r;
+    size_t cap = (size_t)cJSON_GetArraySize(runs);
+
+    *out = NULL;
+    *n = 0;
+    if (cap == 0)
+        return;
+    *out = bh_xcalloc(cap, sizeof(double));
+    cJSON_ArrayForEach(r, runs) {
+        const cJSON *m;
+
+        if (!run_ok(r))
+            continue;
+        cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(r, "metrics")) {
+            const cJSON *name = cJSON_GetObjectItemCaseSensitive(m, "name");
+            const cJSON *val = cJSON_GetObjectItemCaseSensitive(m, "value");
+
+            if (cJSON_IsString(name) && strcmp(name->valuestring, metric) == 0 &&
+                cJSON_IsNumber(val) && isfinite(val->valuedouble))
+                (*out)[(*n)++] = val->valuedouble;
+        }
+    }
+    if (*n == 0) {
+        free(*out);
+        *out = NULL;
+    }
+}

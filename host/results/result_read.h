@@ -1,0 +1,37 @@
+/* Reading result documents back, strictly: size and depth limits, schema
+ * check, and the per-case figures the regression engine consumes. */
+#ifndef BH_RESULT_READ_H
+#define BH_RESULT_READ_H
+
+#include "bh_error.h"
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+
+#define BH_RESULT_MAX_BYTES (512u << 20) /* a result file larger is refused */
+#define BH_RESULT_MAX_DEPTH 64
+
+/* Reads and validates a result file: JSON within the limits, an object
+ * with schema "bhost.result/1", a "run" object, a "cases" array whose
+ * elements are objects with a string "id" and "status", unique ids.
+ * Returns the document (caller deletes) or NULL with e =
+ * "FILE: message" naming what was expected. */
+cJSON *bh_result_read(const char *path, bh_error *e);
+
+/* The same checks on a document already in memory (name is used in
+ * messages). */
+int bh_result_validate(const cJSON *doc, const char *name, bh_error *e);
+
+/* The case with the given id in a document, or NULL. */
+const cJSON *bh_result_find_case(const cJSON *doc, const char *id);
+
+/* The median time per iteration (ns) of each ok run of a case, in run
+ * order: *out is a new array of *n values (free() it; NULL when none).
+ * Samples that are malformed are skipped. */
+void bh_result_run_medians(const cJSON *c, double **out, size_t *n);
+
+/* The values of an extra metric over the ok runs of a case (new array). */
+void bh_result_metric_values(const cJSON *c, const char *metric,
+                             double **out, size_t *n);
+
+#endif
