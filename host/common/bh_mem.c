@@ -64,14 +64,19 @@ char *bh_xasprintf(const char *fmt, ...)
     int len;
     char *p;
 
+    char probe[256];
+
     va_start(ap, fmt);
     va_copy(ap2, ap);
-    len = vsnprintf(NULL, 0, fmt, ap);
+    len = vsnprintf(probe, sizeof(probe), fmt, ap);
     va_end(ap);
     if (len < 0)
         len = 0;
     p = bh_xmalloc((size_t)len + 1);
-    vsnprintf(p, (size_t)len + 1, fmt, ap2);
+    if ((size_t)len < sizeof(probe))
+        memcpy(p, probe, (size_t)len + 1);
+    else
+        vsnprintf(p, (size_t)len + 1, fmt, ap2);
     va_end(ap2);
     return p;
 }

@@ -36,9 +36,11 @@ void bh_strbuf_printf(bh_strbuf *b, const char *fmt, ...)
     va_list ap2;
     int n;
 
+    char probe[256];
+
     va_start(ap, fmt);
     va_copy(ap2, ap);
-    n = vsnprintf(NULL, 0, fmt, ap);
+    n = vsnprintf(probe, sizeof(probe), fmt, ap);
     va_end(ap);
     if (n > 0) {
         reserve(b, (size_t)n);

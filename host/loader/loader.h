@@ -53,6 +53,9 @@ typedef struct bh_plugin {
 int bh_loader_open(const char *path, const bhost_host_api *api,
                    bh_plugin *out, bh_error *e);
 
+/* Releases what bh_loader_open allocated (the library stays loaded). */
+void bh_plugin_release(bh_plugin *p);
+
 /* The message the plugin passed to set_error(NULL, ...) during init, kept
  * by the host API implementation; the loader appends it to init failures.
  * Provided by the worker (weak default returns ""). */

@@ -3,6 +3,7 @@
 #include "bh_mem.h"
 
 #include <dlfcn.h>
+#include <stdlib.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -89,6 +90,12 @@ static int check_tables(const char *path, bh_plugin *p, bh_error *e)
         return bh_error_set(e, "%s: malformed %s table", path,
                             BHOST_IFACE_BACKEND);
     return 0;
+}
+
+void bh_plugin_release(bh_plugin *p)
+{
+    free(p->path);
+    memset(p, 0, sizeof(*p));
 }
 
 int bh_loader_open(const char *path, const bhost_host_api *api,

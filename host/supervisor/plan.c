@@ -48,7 +48,14 @@ static bh_case *new_case(bh_plan *plan, size_t suite, const char *plugin)
 static void add_unrunnable(bh_plan *plan, const bh_suite *s, size_t si,
                            const char *id, bh_status st, const char *why)
 {
-    bh_case *c = new_case(plan, si, s->plugin);
+    bh_case *c;
+
+    /* two suites naming the same missing plugin report it once */
+    for (size_t i = 0; i < plan->n; i++)
+        if (plan->cases[i].pre_status != BH_ST_OK &&
+            strcmp(plan->cases[i].id, id) == 0)
+            return;
+    c = new_case(plan, si, s->plugin);
 
     c->id = bh_xstrdup(id);
     c->pre_status = st;

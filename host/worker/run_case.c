@@ -179,11 +179,13 @@ int bh_run_case(const cJSON *job, int result_fd)
     if (bh_loader_open(bh_json_str(job, "plugin", ""), bh_host_api_get(),
                        &rs.plugin, &e) != 0) {
         send_error(result_fd, "load", e.msg);
+        bh_plugin_release(&rs.plugin);
         return 3;
     }
     rs.desc = find_bench(&rs.plugin, bh_json_str(job, "bench", ""));
     if (!rs.desc) {
         send_error(result_fd, "job", "benchmark not found in plugin");
+        bh_plugin_release(&rs.plugin);
         return 2;
     }
     bh_host_api_clear_error();
@@ -256,5 +258,9 @@ report:
     bh_ipc_send(result_fd, res, NULL);
     cJSON_Delete(res);
     free(message);
+    cJSON_Delete(h->metrics);
+    h->metrics = NULL;
+    bh_plugin_release(&rs.plugin);
+    bh_plugin_release(&rs.backend_plugin);
     return 0;
 }

@@ -2,6 +2,7 @@
 
 #include "bh_fs.h"
 #include "bh_mem.h"
+#include "check_plugin.h"
 #include "describe.h"
 #include "host_api.h"
 #include "ipc.h"
@@ -82,11 +83,13 @@ static int describe_mode(const cJSON *job)
     }
     if (bh_loader_open(path, bh_host_api_get(), &p, &e) != 0) {
         send_error("load", e.msg);
+        bh_plugin_release(&p);
         return 3;
     }
     msg = bh_describe_plugin(&p);
     bh_ipc_send(BH_IPC_RESULT_FD, msg, NULL);
     cJSON_Delete(msg);
+    bh_plugin_release(&p);
     return 0;
 }
 
@@ -136,6 +139,8 @@ int bh_worker_main(void)
         } else {
             rc = bh_run_case(job, BH_IPC_RESULT_FD);
         }
+    } else if (strcmp(mode, "check") == 0) {
+        rc = bh_check_plugin_job(job, BH_IPC_RESULT_FD);
     } else {
         send_error("job", "unknown job mode");
         rc = 2;

@@ -1,0 +1,79 @@
+/* Worker mode "check": the plugin-side half of `bhost check-plugin`.
+ *
+ * The job (see ipc.h) is {mode: "check", part, plugin, ...}; part is
+ *   "static"   load the plugin step by step and check the entry, the
+ *              interfaces, every benchmark descriptor and parameter, and
+ *              the backend table; ends with a "check_plan" message listing
+ *              the benchmarks to cycle and whether the plugin is a backend;
+ *   "cycle"    {bench, backend (path or null), device} one create, setup,
+ *              run(1), verify, run(3), verify, destroy at default params;
+ *   "backend"  {device} the backend calls on one device.
+ * Every check is one message {t: "check", id, result: PASS|FAIL|WARN,
+ * reason}; before each plugin call the worker sends {t: "check_stage",
+ * stage} so that the supervisor can say where a crash happened; the last
+ * message is {t: "check_done"}. A crash or hang is the supervisor's to
+ * report: the worker just dies. */
+#ifndef BH_CHECK_PLUGIN_H
+#define BH_CHECK_PLUGIN_H
+
+#include <bhost/plugin.h>
+#include <cjson/cJSON.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Frozen ABI 1.0 sizes of the tables a consumer reads: the end of the
+ * last 1.0 field, so they stay right when later minors append fields. */
+#define BH_CHECK_FACTORY_SIZE_1_0                                              \
+    (offsetof(bhost_bench_factory, get) + sizeof(void *))
+#define BH_CHECK_DESC_SIZE_1_0                                                 \
+    (offsetof(bhost_bench_desc, items_per_iter) + sizeof(void *))
+#define BH_CHECK_PARAM_SIZE_1_0 (offsetof(bhost_param_desc, max) + sizeof(double))
+#define BH_CHECK_BACKEND_SIZE_1_0                                              \
+    (offsetof(bhost_backend, get_kernel) + sizeof(void *))
+
+/* Runs the check job on the worker side and sends its messages to fd.
+ * Returns the worker exit status: 0 when check_done was sent (whatever
+ * the checks found), 2 for a malformed job. */
+int bh_check_plugin_job(const cJSON *job, int fd);
+
+/* Sends one check line: result is "PASS", "FAIL" or "WARN"; the reason
+ * is formatted from fmt and made one line. [worker] */
+void bh_check_report(int fd, const char *id, const char *result,
+                     const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Sends a check_stage message naming the plugin call about to be made. */
+void bh_check_stage(int fd, const char *stage);
+
+/* The plugin's last set_error() text, or "(no message)". */
+const char *bh_check_last_error(void);
+
+/* Checks the factory and every descriptor (ids, summaries, flags, params,
+ * functions, capabilities). Fills plan, a JSON array, with one object
+ * {id, needs_device, runnable} per descriptor that has an id. */
+void bh_check_benchmarks(int fd, const bhost_bench_factory *f, cJSON *plan);
+
+/* The "cycle" part: one benchmark through its whole lifecycle. */
+int bh_check_cycle(const cJSON *job, int fd);
+
+/* Checks the backend table (size, id, functions, file name) without
+ * calling it. Returns 1 when the table can be exercised. */
+int bh_check_backend_table(int fd, const bhost_backend *be, const char *path);
+
+/* The "backend" part: the backend's calls on one device. */
+int bh_check_backend(const cJSON *job, int fd);
+
+/* Runs and verifies each known kernel the open device offers. */
+void bh_check_kernels(int fd, const bhost_backend *be, bhost_dev *dev,
+                      bhost_caps caps);
+
+/* Builds the cycle's typed params (key -> {type, value}) from the
+ * descriptor defaults; NULL with why set when one has no usable default. */
+cJSON *bh_check_default_params(const bhost_bench_desc *d, char *why,
+                               size_t cap);
+
+/* The parameter descriptor i of d, stepping by params[0].struct_size. */
+const bhost_param_desc *bh_check_param_at(const bhost_bench_desc *d,
+                                          uint32_t i);
+
+#endif
