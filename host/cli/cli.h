@@ -11,6 +11,7 @@ enum {
     BH_EXIT_IO = 4,          /* results could not be written or read */
     BH_EXIT_REGRESSION = 5,  /* a critical regression (--fail-on-regression) */
     BH_EXIT_INTERRUPTED = 6, /* SIGINT/SIGTERM: partial results written */
+    BH_EXIT_CHECK_FAILED = 7, /* check-plugin: a conformance check failed */
     BH_EXIT_INTERNAL = 70
 };
 
@@ -18,6 +19,7 @@ int bh_cmd_run(int argc, char **argv);
 int bh_cmd_list(int argc, char **argv);
 int bh_cmd_info(int argc, char **argv);
 int bh_cmd_validate(int argc, char **argv);
+int bh_cmd_check_plugin(int argc, char **argv);
 
 /* True when argv[1..] asks for help (-h or --help anywhere). */
 int bh_wants_help(int argc, char **argv);

@@ -17,7 +17,13 @@ int bh_arg_u64(const char *option, const char *text, uint64_t min,
                      (unsigned long long)min, (unsigned long long)max);
         return -1;
     }
-    v = strtoull(text, &end, 0);
+    if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X'))
+        v = strtoull(text + 2, &end, 16);
+    else
+        v = strtoull(text, &end, 10);
+    if (end == text || (text[0] == '0' && (text[1] == 'x' || text[1] == 'X') &&
+                        end == text + 2))
+        errno = EINVAL;
     if (errno != 0 || *end != '\0' || v < min || v > max) {
         bh_cli_error("%s expects an integer from %llu to %llu, got '%s'",
                      option, (unsigned long long)min,

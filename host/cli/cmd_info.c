@@ -39,11 +39,11 @@ int bh_cmd_info(int argc, char **argv)
     bh_catalog_init(&cat, NULL, 0);
     bh_catalog_scan(&cat, &dups);
     for (size_t i = 0; i < cat.n; i++) {
-        const cJSON *be = cJSON_GetObjectItemCaseSensitive(cat.entries[i].info,
+        const cJSON *be = cJSON_GetObjectItemCaseSensitive(cat.entries[i]->info,
                                                            "backend");
         if (cJSON_IsObject(be)) {
             cJSON *o = cJSON_Duplicate(be, 1);
-            cJSON_AddStringToObject(o, "path", cat.entries[i].path);
+            cJSON_AddStringToObject(o, "path", cat.entries[i]->path);
             cJSON_AddItemToArray(backends, o);
         }
     }

@@ -93,16 +93,16 @@ static int list_plugins(int json)
     bh_catalog_scan(&cat, &dups);
     for (size_t i = 0; i < cat.n; i++) {
         if (json) {
-            cJSON *o = cat.entries[i].info
-                           ? cJSON_Duplicate(cat.entries[i].info, 1)
+            cJSON *o = cat.entries[i]->info
+                           ? cJSON_Duplicate(cat.entries[i]->info, 1)
                            : cJSON_CreateObject();
-            if (!cat.entries[i].info) {
-                cJSON_AddStringToObject(o, "path", cat.entries[i].path);
-                cJSON_AddStringToObject(o, "error", cat.entries[i].error);
+            if (!cat.entries[i]->info) {
+                cJSON_AddStringToObject(o, "path", cat.entries[i]->path);
+                cJSON_AddStringToObject(o, "error", cat.entries[i]->error);
             }
             cJSON_AddItemToArray(arr, o);
         } else {
-            print_plugin(&cat.entries[i]);
+            print_plugin(cat.entries[i]);
         }
     }
     if (json) {

@@ -13,7 +13,9 @@ static const char validate_usage[] =
     "Checks CONFIG without running anything: the YAML schema, every plugin\n"
     "it names (loaded in a worker), that include patterns match benchmarks,\n"
     "that params exist with values of the declared types, and the pinning\n"
-    "spec. Prints the number of cases; exits 3 on the first error.\n";
+    "spec. A plugin that cannot be found or loaded, or a required backend\n"
+    "that is unavailable, is an error. Prints the number of cases; exits 3\n"
+    "on errors.\n";
 
 int bh_cmd_validate(int argc, char **argv)
 {
@@ -51,16 +53,34 @@ int bh_cmd_validate(int argc, char **argv)
         bh_cli_error("%s", e.msg);
         rc = BH_EXIT_CONFIG;
     } else {
+        size_t errors = 0;
+
         for (size_t i = 0; i < plan.n; i++) {
             const bh_case *c = &plan.cases[i];
-            if (c->pre_status != BH_ST_OK) {
-                unrunnable++;
+            size_t len = strlen(c->id);
+            const bh_suite *s = &cfg->suites[c->suite];
+
+            if (c->pre_status == BH_ST_OK)
+                continue;
+            unrunnable++;
+            /* a plugin that cannot be found or loaded, or a required
+             * backend that is unavailable, makes the config invalid here */
+            if ((len >= 2 && strcmp(c->id + len - 2, "/*") == 0) ||
+                bh_status_is_failure(c->pre_status)) {
+                errors++;
+                bh_cli_error("%s:%d:%d: %s", s->plugin_pos.file,
+                             s->plugin_pos.line, s->plugin_pos.column,
+                             c->pre_reason ? c->pre_reason : c->id);
+            } else {
                 printf("%s: %s: %s\n", c->id, bh_status_name(c->pre_status),
                        c->pre_reason ? c->pre_reason : "");
             }
         }
-        printf("%s: ok, %zu cases (%zu runnable)\n", argv[1], plan.n,
-               plan.n - unrunnable);
+        if (errors)
+            rc = BH_EXIT_CONFIG;
+        else
+            printf("%s: ok, %zu cases (%zu runnable)\n", argv[1], plan.n,
+                   plan.n - unrunnable);
         bh_plan_free(&plan);
     }
     bh_catalog_free(&cat);

@@ -19,6 +19,8 @@ static const char usage[] =
     "                    benchmark and parameter on the plugin path\n"
     "  info              system fingerprint, backends and their devices\n"
     "  validate CONFIG   check a config and the plugins it names\n"
+    "  check-plugin PLUGIN.so\n"
+    "                    ABI conformance checks of one plugin file\n"
     "\n"
     "Run 'bhost <command> --help' for the options of a command.\n"
     "Plugins are searched in BHOST_PLUGIN_PATH, the config's plugin_path,\n"
@@ -70,7 +72,9 @@ int main(int argc, char **argv)
         return bh_cmd_info(argc - 1, argv + 1);
     if (strcmp(cmd, "validate") == 0)
         return bh_cmd_validate(argc - 1, argv + 1);
-    bh_cli_error("unknown command '%s' (expected run, list, info or "
-                 "validate; see bhost --help)", cmd);
+    if (strcmp(cmd, "check-plugin") == 0)
+        return bh_cmd_check_plugin(argc - 1, argv + 1);
+    bh_cli_error("unknown command '%s' (expected run, list, info, validate "
+                 "or check-plugin; see bhost --help)", cmd);
     return BH_EXIT_USAGE;
 }

@@ -51,7 +51,11 @@ int bh_read_file(const char *path, size_t max_bytes, char **out, size_t *len,
 
 int bh_mkdir_p(const char *dir, bh_error *e)
 {
-    char *p = bh_xstrdup(dir);
+    char *p;
+
+    if (!dir || !*dir)
+        return bh_error_set(e, "cannot create a directory with an empty name");
+    p = bh_xstrdup(dir);
 
     for (char *s = p + 1; *s; s++) {
         if (*s != '/')

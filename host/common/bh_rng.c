@@ -59,18 +59,21 @@ uint64_t bh_rng_below(bh_rng *r, uint64_t n)
 void bh_rng_shuffle(bh_rng *r, void *base, size_t n, size_t elem)
 {
     unsigned char *b = base;
-    unsigned char tmp[256];
 
-    if (elem > sizeof(tmp) || n < 2)
+    if (n < 2)
         return;
     for (size_t i = n - 1; i > 0; i--) {
         size_t j = (size_t)bh_rng_below(r, (uint64_t)i + 1);
+        unsigned char *x = b + i * elem;
+        unsigned char *y = b + j * elem;
 
         if (j == i)
             continue;
-        memcpy(tmp, b + i * elem, elem);
-        memcpy(b + i * elem, b + j * elem, elem);
-        memcpy(b + j * elem, tmp, elem);
+        for (size_t k = 0; k < elem; k++) {
+            unsigned char t = x[k];
+            x[k] = y[k];
+            y[k] = t;
+        }
     }
 }
 

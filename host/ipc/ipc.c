@@ -72,6 +72,13 @@ cJSON *bh_ipc_decode(const char *buf, size_t n, bh_error *e)
             goto fail;
         }
         msg = cJSON_ParseWithLengthOpts(start, len, &end, 0);
+        while (msg && end && end < start + len &&
+               (*end == ' ' || *end == '\t' || *end == '\r'))
+            end++;
+        if (msg && end != start + len) {
+            cJSON_Delete(msg);
+            msg = NULL;
+        }
         if (!msg || !cJSON_IsObject(msg) ||
             !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(msg, "t"))) {
             cJSON_Delete(msg);

@@ -158,8 +158,11 @@ char *bh_loader_find(const bh_search_path *sp, const char *name, bh_error *e)
     return NULL;
 }
 
-/* Adds the *.so files of dir to the list, skipping file names already in. */
-static void list_dir(const char *dir, char ***out, size_t *n, size_t *cap)
+/* Adds the *.so files of dir to the list, skipping file names already in
+ * (compared as found, before symbolic links are resolved); names[] holds
+ * those file names in step with out[]. */
+static void list_dir(const char *dir, char ***out, char ***names, size_t *n,
+                     size_t *cap)
 {
     DIR *d = opendir(dir);
     struct dirent *de;
@@ -171,16 +174,20 @@ static void list_dir(const char *dir, char ***out, size_t *n, size_t *cap)
 
         if (len <= 3 || strcmp(de->d_name + len - 3, ".so") != 0)
             continue;
-        for (size_t i = 0; i < *n; i++) {
-            const char *base = strrchr((*out)[i], '/');
-            if (strcmp(base ? base + 1 : (*out)[i], de->d_name) == 0)
+        for (size_t i = 0; i < *n; i++)
+            if (strcmp((*names)[i], de->d_name) == 0)
                 seen = 1;
-        }
         if (seen)
             continue;
         full = bh_xasprintf("%s/%s", dir, de->d_name);
-        if (bh_is_regular_file(full))
+        if (bh_is_regular_file(full)) {
+            size_t before = *cap;
+
             BH_PUSH(*out, *n, *cap, absolute(full));
+            if (*cap != before || !*names)
+                *names = bh_xreallocarray(*names, *cap, sizeof(char *));
+            (*names)[*n - 1] = bh_xstrdup(de->d_name);
+        }
         free(full);
     }
     if (d)
@@ -207,6 +214,7 @@ static int cmp_base(const void *a, const void *b)
 void bh_loader_list(const bh_search_path *sp, char ***out, size_t *n)
 {
     size_t cap = 0;
+    char **names = NULL;
 
     *out = NULL;
     *n = 0;
@@ -230,14 +238,17 @@ void bh_loader_list(const bh_search_path *sp, char ***out, size_t *n)
             qsort(subs, ns, sizeof(*subs), cmp_str);
             for (size_t j = 0; j < ns; j++) {
                 if (bh_is_directory(subs[j]))
-                    list_dir(subs[j], out, n, &cap);
+                    list_dir(subs[j], out, &names, n, &cap);
                 free(subs[j]);
             }
             free(subs);
             free(base);
         } else {
-            list_dir(entry, out, n, &cap);
+            list_dir(entry, out, &names, n, &cap);
         }
     }
+    for (size_t i = 0; i < *n; i++)
+        free(names[i]);
+    free(names);
     qsort(*out, *n, sizeof(**out), cmp_base);
 }

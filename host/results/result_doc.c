@@ -1,6 +1,8 @@
 #define _GNU_SOURCE
 #include "result_doc.h"
 
+#include "roofline.h"
+
 #include "bh_fs.h"
 #include "bh_mem.h"
 #include "ipc.h"
@@ -237,7 +239,7 @@ static cJSON *plugins_json(const bh_catalog *cat)
     cJSON *arr = cJSON_CreateArray();
 
     for (size_t i = 0; i < cat->n; i++) {
-        const bh_catalog_entry *en = &cat->entries[i];
+        const bh_catalog_entry *en = cat->entries[i];
         cJSON *p = cJSON_CreateObject();
 
         cJSON_AddStringToObject(p, "requested", en->key);
@@ -294,6 +296,7 @@ cJSON *bh_result_build(const bh_run_meta *m, const bh_plan *plan,
     cases = cJSON_AddArrayToObject(doc, "cases");
     for (size_t i = 0; i < plan->n; i++)
         cJSON_AddItemToArray(cases, bh_result_case(&plan->cases[i]));
+    bh_roofline_apply(doc);
     return doc;
 }
 

@@ -21,10 +21,11 @@ void bh_catalog_init(bh_catalog *c, char *const *config_dirs, size_t n_dirs)
 void bh_catalog_free(bh_catalog *c)
 {
     for (size_t i = 0; i < c->n; i++) {
-        free(c->entries[i].key);
-        free(c->entries[i].path);
-        free(c->entries[i].error);
-        cJSON_Delete(c->entries[i].info);
+        free(c->entries[i]->key);
+        free(c->entries[i]->path);
+        free(c->entries[i]->error);
+        cJSON_Delete(c->entries[i]->info);
+        free(c->entries[i]);
     }
     free(c->entries);
     free(c->exe);
@@ -75,23 +76,23 @@ static void describe(bh_catalog *c, bh_catalog_entry *en)
 
 const bh_catalog_entry *bh_catalog_get(bh_catalog *c, const char *name)
 {
-    bh_catalog_entry en;
+    bh_catalog_entry *en;
     bh_error e = {""};
 
     for (size_t i = 0; i < c->n; i++)
-        if (strcmp(c->entries[i].key, name) == 0)
-            return &c->entries[i];
-    memset(&en, 0, sizeof(en));
-    en.key = bh_xstrdup(name);
-    en.path = bh_loader_find(&c->sp, name, &e);
-    if (!en.path) {
-        en.status = BH_ST_SKIPPED;
-        en.error = bh_xstrdup(e.msg);
+        if (strcmp(c->entries[i]->key, name) == 0)
+            return c->entries[i];
+    en = bh_xcalloc(1, sizeof(*en));
+    en->key = bh_xstrdup(name);
+    en->path = bh_loader_find(&c->sp, name, &e);
+    if (!en->path) {
+        en->status = BH_ST_SKIPPED;
+        en->error = bh_xstrdup(e.msg);
     } else {
-        describe(c, &en);
+        describe(c, en);
     }
     BH_PUSH(c->entries, c->n, c->cap, en);
-    return &c->entries[c->n - 1];
+    return en;
 }
 
 void bh_catalog_scan(bh_catalog *c, char **dup_msg)
@@ -107,13 +108,13 @@ void bh_catalog_scan(bh_catalog *c, char **dup_msg)
                                   : "";
 
         for (size_t j = 0; *id && j + 1 < c->n; j++) {
-            const cJSON *other = c->entries[j].info;
-            if (other && c->entries + j != en &&
+            const cJSON *other = c->entries[j]->info;
+            if (other && c->entries[j] != en &&
                 strcmp(bh_json_str(other, "plugin_id", ""), id) == 0)
                 bh_strbuf_printf(&dups,
                                  "%sduplicate plugin id '%s': %s and %s",
                                  dups.len ? "; " : "", id,
-                                 c->entries[j].path, en->path);
+                                 c->entries[j]->path, en->path);
         }
         free(files[i]);
     }

@@ -23,7 +23,7 @@ typedef struct bh_catalog {
     bh_search_path sp;
     char *exe;
     uint64_t timeout_ns;
-    bh_catalog_entry *entries;
+    bh_catalog_entry **entries; /* stable: entries never move */
     size_t n;
     size_t cap;
 } bh_catalog;

@@ -230,7 +230,8 @@ void bh_case_finish(bh_case *c, uint64_t seed)
                 worst = bh_status_rank(BH_ST_SKIPPED);
                 c->status = BH_ST_SKIPPED;
                 free(c->message);
-                c->message = bh_xstrdup("interrupted before this case ran");
+                c->message = bh_xstrdup("run interrupted before all runs "
+                                        "of this case finished");
             }
             continue;
         }

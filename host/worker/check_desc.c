@@ -151,7 +151,7 @@ static void check_range(const bhost_param_desc *p, double num, int has_num,
 
 /* Checks one parameter descriptor; adds its key to keys (for the
  * uniqueness check). */
-static void check_param(int fd, const char *bench,
+static void check_param(int fd, const char *bench, uint32_t index,
                         const bhost_param_desc *p, cJSON *keys)
 {
     verdict v = {0, ""};
@@ -162,8 +162,10 @@ static void check_param(int fd, const char *bench,
     int64_t ival = 0;
     int has_num = 0;
 
-    snprintf(id, sizeof(id), "bench[%s].param[%.64s]", bench,
-             word(p->key, 64, "_") ? p->key : "?");
+    if (word(p->key, 64, "_"))
+        snprintf(id, sizeof(id), "bench[%s].param[%s]", bench, p->key);
+    else
+        snprintf(id, sizeof(id), "bench[%s].param[#%u]", bench, index);
     if (!word(p->key, 64, "_"))
         note(&v, 2, "key '%.64s' does not match [a-z0-9_]+",
              p->key ? p->key : "(null)");
@@ -191,7 +193,13 @@ static void check_param(int fd, const char *bench,
     check_choices(p, &v);
     if (type)
         check_range(p, num, has_num, &v);
-    if (v.level == 0)
+    if (v.level == 0 && p->choices)
+        snprintf(v.reason, sizeof(v.reason), "%s, default %s, with choices",
+                 type, p->default_value);
+    else if (v.level == 0 && p->min <= p->max)
+        snprintf(v.reason, sizeof(v.reason), "%s, default %s, range [%g, %g]",
+                 type, p->default_value, p->min, p->max);
+    else if (v.level == 0)
         snprintf(v.reason, sizeof(v.reason), "%s, default %s", type,
                  p->default_value);
     bh_check_report(fd, id, level_name(v.level), "%s", v.reason);
@@ -237,7 +245,7 @@ static void check_params(int fd, const char *label, const bhost_bench_desc *d)
                     d->param_count, d->param_count == 1 ? "" : "s", stride);
     keys = cJSON_CreateArray();
     for (uint32_t i = 0; i < d->param_count; i++)
-        check_param(fd, label, bh_check_param_at(d, i), keys);
+        check_param(fd, label, i, bh_check_param_at(d, i), keys);
     cJSON_Delete(keys);
 }
 

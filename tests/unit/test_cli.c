@@ -85,7 +85,7 @@ static void test_arg_u64_refuses(void **state)
 static void test_arg_u64_leading_zero_is_decimal(void **state)
 {
     (void)state;
-    /* BUG: bh_arg_u64 uses strtoull(text, &end, 0), so a leading zero
+    /* Regression: bh_arg_u64 once used strtoull(text, &end, 0), so a leading zero
      * means octal: "--seed 010" records seed 8 and "--runs 09" is refused
      * ("got '09'"). */
     expect_ok("010", 0, UINT64_MAX, 10);

@@ -294,7 +294,7 @@ static void test_rng_shuffle_large_elements(void **state)
     for (int i = 0; i < 10; i++)
         got[i] = big[i].id;
     free(big);
-    /* BUG: bh_rng_shuffle silently returns without shuffling when
+    /* Regression: bh_rng_shuffle once returned without shuffling when
      * elem > 256 bytes (its bounce buffer size); the order stays 0..9. */
     for (int i = 0; i < 10; i++)
         assert_int_equal(got[i], idx[i]);

@@ -194,7 +194,7 @@ static void test_decode_embedded_nul(void **state)
 static void test_decode_trailing_garbage(void **state)
 {
     (void)state;
-    /* BUG: bh_ipc_decode parses with require_null_terminated = 0 and never
+    /* Regression: bh_ipc_decode once parsed with require_null_terminated = 0 and never
      * checks that the parse consumed the whole line, so these lines are
      * accepted as the first object with the rest silently dropped. */
     expect_fail("{\"t\":\"a\"} junk\n", 15, 1, "not a protocol message");

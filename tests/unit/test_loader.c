@@ -382,7 +382,7 @@ static void test_list_dedup_symlink(void **state)
     bh_search_path_free(&sp);
     rm_rf(d1), rm_rf(d2);
     free(d1), free(d2), free(env), free(target), free(link_path), free(copy);
-    /* BUG: bh_loader_list stores realpath()s and dedups on their file
+    /* Regression: bh_loader_list once stored realpath()s and deduped on their file
      * name, so the symlink d1/fxs_dup.so is listed as fxs_real_v1.bin and
      * d2/fxs_dup.so is listed as well: two entries for one name. */
     assert_int_equal(named, 1);

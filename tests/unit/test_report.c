@@ -90,7 +90,7 @@ static void test_fmt_pct(void **state)
 static void test_fmt_rounding_boundaries(void **state)
 {
     (void)state;
-    /* BUG: sig3() picks the precision before rounding, so 999.7 ns prints
+    /* Regression: sig3() once picked the precision before rounding, so 999.7 ns printed
      * "1000 ns" (should be "1.00 us"), 9.996 ns prints "10.00 ns" (should
      * be "10.0 ns") and 999.95 GFLOP/s prints "1000 GFLOP/s". */
     expect_time(999.7, "1.00 us");

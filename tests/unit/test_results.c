@@ -328,6 +328,15 @@ static void add_run(bh_case *c, bh_status st, const char *msg,
     c->runs[r].wall_ns = 1000000;
 }
 
+/* A heap copy of a catalog entry (the catalog owns entries by pointer). */
+static bh_catalog_entry *bh_xmemdup_entry(const bh_catalog_entry *en)
+{
+    bh_catalog_entry *p = bh_xmalloc(sizeof(*p));
+
+    *p = *en;
+    return p;
+}
+
 static void build_fixture(bh_plan *plan, bh_catalog *cat)
 {
     static const char ok_result[] =
@@ -372,12 +381,12 @@ static void build_fixture(bh_plan *plan, bh_catalog *cat)
                           "\"version\":\"0.0.1\",\"sha256\":\"abc\","
                           "\"abi_major\":1,\"abi_minor\":0,"
                           "\"benchmarks\":[]}");
-    BH_PUSH(cat->entries, cat->n, cat->cap, en);
+    BH_PUSH(cat->entries, cat->n, cat->cap, bh_xmemdup_entry(&en));
     memset(&en, 0, sizeof(en));
     en.key = bh_xstrdup("fx_missing");
     en.status = BH_ST_SKIPPED;
     en.error = bh_xstrdup("plugin 'fx_missing' not found");
-    BH_PUSH(cat->entries, cat->n, cat->cap, en);
+    BH_PUSH(cat->entries, cat->n, cat->cap, bh_xmemdup_entry(&en));
 }
 
 static const cJSON *case_by_id(const cJSON *doc, const char *id)

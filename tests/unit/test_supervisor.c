@@ -887,7 +887,7 @@ static void test_plan_build_many_plugins(void **state)
 
     (void)state;
     catalog_init(&cat);
-    /* BUG: use after free in plan_suite() (plan.c): `en` points into
+    /* Regression: use after free in plan_suite() (plan.c): `en` pointed into
      * cat->entries, which bh_catalog_get() reallocs from add_point() when
      * the backend is looked up; the include check after the loop then
      * reads en->info from freed memory. Valgrind reports "Invalid read";

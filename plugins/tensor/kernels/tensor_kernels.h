@@ -158,10 +158,15 @@ int tk_eltwise(const tk_ew_args *args, tk_pool *pool);
 /* Reference of op in double precision (gelu in its tanh form). */
 double tk_ref_op(tk_op op, double a, double b, double c);
 
-/* Tolerance of op's results: |y - ref| <= abs + rel * |ref| holds for the
- * vector and scalar paths of dtype. */
-void tk_op_tolerance(tk_op op, tk_dtype dtype, int vector, double *abs_tol,
-                     double *rel_tol);
+/* How far y is from the double reference of op(a, b, c), as a fraction of
+ * the tolerance of the path that produced it: <= 1 passes. The tolerance is
+ * abs + rel * scale, scale = |a| + |b| for add/sub, |a b| + |c| for fma,
+ * |ref| otherwise; rel is a few ulp of dtype for exactly rounded ops and
+ * libm, 1e-6 for the f32 polynomials, widened by |t| for gelu (its inner
+ * argument t is itself rounded); abs covers flushed subnormals. A NaN or
+ * infinite reference must be matched exactly (0 or +inf is returned). */
+double tk_op_err(tk_op op, tk_dtype dtype, int vector, double a, double b,
+                 double c, double y);
 
 /* ---- Creation ------------------------------------------------------------ */
 

@@ -100,6 +100,21 @@ static inline int tk_mul_overflow(size_t a, size_t b, size_t *out)
     return __builtin_mul_overflow(a, b, out);
 }
 
+/* The scalar variant of tk_eltwise (tk_ew_scalar.c, compiled without
+ * auto-vectorization): o[i] = op(a[i], b[i], c[i]) for i < n. */
+void tk_ew_scalar_f32(tk_op op, const float *a, const float *b,
+                      const float *c, float *o, size_t n);
+void tk_ew_scalar_f64(tk_op op, const double *a, const double *b,
+                      const double *c, double *o, size_t n);
+
+/* Orders this thread's non-temporal stores before what follows. */
+static inline void tk_sfence(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_sfence();
+#endif
+}
+
 /* True when [p, p + bytes) suits non-temporal stores: large against the
  * last-level cache. */
 int tk_want_nt(size_t bytes);
