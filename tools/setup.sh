@@ -4,6 +4,7 @@
 #   tools/setup.sh            install + build (release-like debugoptimized)
 #   BUILD_DIR=b tools/setup.sh   another build directory
 #   MESON_ARGS="-Db_sanitize=address,undefined" tools/setup.sh
+#   EXTRA_PACKAGES="clang valgrind" tools/setup.sh   more Debian packages
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -12,7 +13,12 @@ build_dir=${BUILD_DIR:-build}
 packages=(
   build-essential meson ninja-build pkg-config python3 binutils
   libyaml-dev libcjson-dev libhwloc-dev libcmocka-dev libopenblas-dev
+  libopenmpi-dev openmpi-bin
+  # tests/report: the tools that read bhost's exports
+  chromium libbenchmark-tools python3-scipy python3-junitparser libxml2-utils
 )
+# shellcheck disable=SC2206
+packages+=(${EXTRA_PACKAGES:-})
 
 missing=()
 for p in "${packages[@]}"; do

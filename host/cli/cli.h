@@ -19,7 +19,22 @@ int bh_cmd_run(int argc, char **argv);
 int bh_cmd_list(int argc, char **argv);
 int bh_cmd_info(int argc, char **argv);
 int bh_cmd_validate(int argc, char **argv);
+/* bhost check-plugin: conformance checks of one plugin file (runs its code
+ * only in workers); BH_EXIT_CHECK_FAILED when a check failed. */
 int bh_cmd_check_plugin(int argc, char **argv);
+/* bhost history: change points and the newest-value check over a results
+ * folder; 0, BH_EXIT_USAGE, or BH_EXIT_IO when the folder cannot be read
+ * (or, with --strict, a result file is malformed). */
+int bh_cmd_history(int argc, char **argv);
+int bh_cmd_compare(int argc, char **argv);
+/* bhost report RESULT.json: writes the report formats of an existing
+ * result file; BH_EXIT_IO when a result file is missing or malformed or a
+ * report cannot be written. */
+int bh_cmd_report(int argc, char **argv);
+/* Hidden: the regression engine's own evaluation (tools/eval-regress.sh). */
+int bh_cmd_regress_eval(int argc, char **argv);
+/* Hidden: evaluates the history detector on synthetic series. */
+int bh_cmd_history_eval(int argc, char **argv);
 
 /* True when argv[1..] asks for help (-h or --help anywhere). */
 int bh_wants_help(int argc, char **argv);

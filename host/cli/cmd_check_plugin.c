@@ -130,7 +130,7 @@ static int check_elf(checker *c, const char *path)
 static cJSON *run_part(checker *c, cJSON *job, const char *fail_id)
 {
     char *text = cJSON_PrintUnformatted(job);
-    bh_spawn_opts o = {c->exe, text, c->timeout_ns, 65536};
+    bh_spawn_opts o = {c->exe, text, c->timeout_ns, 65536, 0};
     bh_worker_outcome out;
     bh_outcome_view v;
     bh_error e = {""};
@@ -208,7 +208,7 @@ static void check_all(checker *c, const bh_search_path *sp, const char *path,
                       const char *backend)
 {
     cJSON *job = new_job("static", path);
-    cJSON *plan = run_part(c, job, "static");
+    cJSON *plan = run_part(c, job, "static.worker");
     const cJSON *b;
     int is_backend = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(plan,
                                                                    "backend"));

@@ -24,6 +24,7 @@ int bh_cmd_info(int argc, char **argv)
 
     if (bh_wants_help(argc, argv)) {
         fputs(info_usage, stdout);
+        cJSON_Delete(backends);
         return BH_EXIT_OK;
     }
     for (int i = 1; i < argc; i++) {

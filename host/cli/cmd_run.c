@@ -4,11 +4,14 @@
 #include "catalog.h"
 #include "cli.h"
 #include "cli_args.h"
+#include "compare_console.h"
 #include "config.h"
 #include "console.h"
 #include "executor.h"
 #include "plan.h"
+#include "report.h"
 #include "result_doc.h"
+#include "run_verdict.h"
 #include "sysinfo.h"
 
 #include <getopt.h>
@@ -36,6 +39,29 @@ static const char run_usage[] =
     "  --json               print the result document on stdout instead\n"
     "                       of the table\n"
     "  --quiet              no table and no progress line\n"
+    "  -v, --verbose        after the table, each case's runs, flags and\n"
+    "                       settings, and the plugin log of failed runs\n"
+    "  --allow-unsafe-plugins  load plugin files that are world-writable or\n"
+    "                       owned by another user (also for list, info and\n"
+    "                       validate: BHOST_ALLOW_UNSAFE_PLUGINS=1)\n"
+    "  --baseline NAME|FILE compare with a baseline (a name saved with\n"
+    "                       --save-baseline, or a result file): verdicts go\n"
+    "                       into the result and are printed per case;\n"
+    "                       suspect regressions are rerun to confirm them\n"
+    "  --save-baseline NAME store this result as\n"
+    "                       <results-dir>/<config>/baselines/NAME.json\n"
+    "  --baseline-plugins DIR\n"
+    "                       the baseline build's plugin files (another build\n"
+    "                       tree's plugins dir, or an install's plugindir):\n"
+    "                       suspects are rerun interleaved (ABBA) with it and\n"
+    "                       decided on paired data\n"
+    "  --fail-on-regression exit 5 when a critical regression remains after\n"
+    "                       confirmation (warnings do not fail)\n"
+    "  --no-confirm         do not rerun suspect cases\n"
+    "  --force              compare with a baseline of another config or\n"
+    "                       system fingerprint\n"
+    "  --ignore-param KEY   match baseline cases with parameter KEY left out\n"
+    "                       of the ids (repeatable)\n"
     "  -h, --help           this help\n";
 
 /* Options of one run command. */
@@ -52,6 +78,9 @@ typedef struct run_opts {
     uint64_t samples;
     int json;
     int quiet;
+    int verbose;
+    int allow_unsafe;
+    bh_run_verdict verdict; /* --baseline and friends */
 } run_opts;
 
 static void on_signal(int sig)
@@ -71,6 +100,15 @@ static int parse(int argc, char **argv, run_opts *o)
         {"samples", required_argument, NULL, 'n'},
         {"json", no_argument, NULL, 'j'},
         {"quiet", no_argument, NULL, 'q'},
+        {"verbose", no_argument, NULL, 'v'},
+        {"allow-unsafe-plugins", no_argument, NULL, 'u'},
+        {"baseline", required_argument, NULL, 'B'},
+        {"save-baseline", required_argument, NULL, 'S'},
+        {"baseline-plugins", required_argument, NULL, 'P'},
+        {"fail-on-regression", no_argument, NULL, 'R'},
+        {"no-confirm", no_argument, NULL, 'C'},
+        {"force", no_argument, NULL, 'F'},
+        {"ignore-param", required_argument, NULL, 'I'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     int ch;
@@ -79,7 +117,7 @@ static int parse(int argc, char **argv, run_opts *o)
     o->results_dir = "results";
     opterr = 0;
     optind = 1;
-    while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "hv", longopts, NULL)) != -1) {
         switch (ch) {
         case 'f':
             BH_PUSH(o->filters, o->n_filters, o->cap_filters, optarg);
@@ -109,6 +147,34 @@ static int parse(int argc, char **argv, run_opts *o)
         case 'q':
             o->quiet = 1;
             break;
+        case 'v':
+            o->verbose = 1;
+            break;
+        case 'u':
+            o->allow_unsafe = 1;
+            break;
+        case 'B':
+            o->verdict.baseline = optarg;
+            break;
+        case 'S':
+            o->verdict.save_baseline = optarg;
+            break;
+        case 'P':
+            o->verdict.baseline_plugins = optarg;
+            break;
+        case 'R':
+            o->verdict.fail_on_regression = 1;
+            break;
+        case 'C':
+            o->verdict.no_confirm = 1;
+            break;
+        case 'F':
+            o->verdict.force = 1;
+            break;
+        case 'I':
+            BH_PUSH(o->verdict.ignore_params, o->verdict.n_ignore, o->verdict.cap_ignore,
+                    optarg);
+            break;
         default:
             bh_cli_error("run: unknown or incomplete option '%s' (see bhost "
                          "run --help)", argv[optind - 1]);
@@ -121,6 +187,7 @@ static int parse(int argc, char **argv, run_opts *o)
         return -1;
     }
     o->config = argv[optind];
+    o->verdict.results_dir = o->results_dir;
     return 0;
 }
 
@@ -164,6 +231,27 @@ static int exit_code(const bh_plan *plan, int interrupted)
     return BH_EXIT_OK;
 }
 
+/* Writes the formats of the config's output: list next to the result
+ * file (atomically) and names each on out. 0 or -1 (reported). */
+static int write_outputs(const cJSON *doc, const char *result, const bh_config *cfg,
+                         FILE *out)
+{
+    char **written = NULL;
+    size_t n_written = 0;
+    bh_error e = {""};
+    int rc = bh_report_write_outputs(doc, result, cfg->outputs, cfg->n_outputs, NULL,
+                                     &written, &n_written, &e);
+
+    if (rc != 0)
+        bh_cli_error("cannot write a report: %s", e.msg);
+    for (size_t i = 0; i < n_written; i++) {
+        fprintf(out, "report: %s\n", written[i]);
+        free(written[i]);
+    }
+    free(written);
+    return rc;
+}
+
 int bh_cmd_run(int argc, char **argv)
 {
     run_opts o;
@@ -187,21 +275,25 @@ int bh_cmd_run(int argc, char **argv)
     }
     if (parse(argc, argv, &o) != 0) {
         free(o.filters);
+        bh_run_verdict_free(&o.verdict);
         return BH_EXIT_USAGE;
     }
     cfg = bh_config_load(o.config, &e);
     if (!cfg) {
         bh_cli_error("%s", e.msg);
         free(o.filters);
+        bh_run_verdict_free(&o.verdict);
         return BH_EXIT_CONFIG;
     }
     apply_overrides(cfg, &o);
     bh_catalog_init(&cat, cfg->plugin_path, cfg->n_plugin_path);
+    cat.allow_unsafe |= o.allow_unsafe;
     if (bh_plan_build(cfg, &cat, &plan, &e) != 0) {
         bh_cli_error("%s", e.msg);
         bh_catalog_free(&cat);
         bh_config_free(cfg);
         free(o.filters);
+        bh_run_verdict_free(&o.verdict);
         return BH_EXIT_CONFIG;
     }
     bh_plan_filter(&plan, o.filters, o.n_filters);
@@ -211,6 +303,16 @@ int bh_cmd_run(int argc, char **argv)
     meta.argv = argv;
     meta.seed = cfg->defaults.seed;
     meta.system = bh_sysinfo_collect();
+    rc = bh_run_verdict_prepare(&o.verdict, cfg, meta.system);
+    if (rc != 0) {
+        bh_run_verdict_free(&o.verdict);
+        cJSON_Delete(meta.system);
+        bh_plan_free(&plan);
+        bh_catalog_free(&cat);
+        bh_config_free(cfg);
+        free(o.filters);
+        return rc;
+    }
     bh_utc_iso8601(meta.started_at);
     bh_utc_compact(stamp);
     signal(SIGINT, on_signal);
@@ -224,30 +326,43 @@ int bh_cmd_run(int argc, char **argv)
     meta.duration_s = (double)(bh_now_ns() - t0) / 1e9;
     bh_utc_iso8601(meta.finished_at);
     doc = bh_result_build(&meta, &plan, &cat);
+    bh_run_verdict_apply(&o.verdict, doc, &plan, &xo, !o.quiet && !o.json, stderr);
     host_name(host);
     path = o.out ? bh_xstrdup(o.out)
                  : bh_result_default_path(o.results_dir, cfg->name, stamp,
                                           host);
-    rc = exit_code(&plan, meta.interrupted);
+    rc = exit_code(&plan, meta.interrupted || bh_interrupted);
+    if (rc == BH_EXIT_OK)
+        rc = bh_run_verdict_exit(&o.verdict);
     if (bh_result_write(doc, path, o.out != NULL, &used, &e) != 0) {
         bh_cli_error("cannot write results: %s", e.msg);
         rc = BH_EXIT_IO;
     }
+    if (bh_run_verdict_save(&o.verdict, doc, cfg->name, o.quiet || o.json ? stderr : stdout) !=
+        0)
+        rc = BH_EXIT_IO;
     if (o.json) {
         char *text = cJSON_Print(doc);
         puts(text);
         free(text);
     } else if (!o.quiet) {
-        const char *nc = getenv("NO_COLOR");
-        bh_console_print(stdout, &plan, isatty(1) && !(nc && *nc));
+        bh_report_console_opts co = {bh_report_use_color(1), o.verbose};
+
+        bh_report_console(stdout, doc, &co);
+        bh_run_verdict_print(&o.verdict, stdout, co.color);
+    } else if (o.verdict.compared) {
+        bh_compare_print_summary(stderr, &o.verdict.rep);
     }
     if (used && !o.json)
         fprintf(o.quiet ? stderr : stdout, "result: %s\n", used);
+    if (used && write_outputs(doc, used, cfg, o.quiet || o.json ? stderr : stdout) != 0)
+        rc = BH_EXIT_IO;
     if (meta.interrupted)
         bh_cli_error("interrupted: partial results written, run marked "
                      "incomplete");
     free(used);
     free(path);
+    bh_run_verdict_free(&o.verdict);
     cJSON_Delete(doc);
     cJSON_Delete(meta.system);
     bh_plan_free(&plan);

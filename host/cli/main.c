@@ -21,6 +21,14 @@ static const char usage[] =
     "  validate CONFIG   check a config and the plugins it names\n"
     "  check-plugin PLUGIN.so\n"
     "                    ABI conformance checks of one plugin file\n"
+    "  compare BASE.json CAND.json\n"
+    "                    verdicts of a candidate result against a baseline\n"
+    "  history RESULTS_DIR\n"
+    "                    change points and the newest-value check over\n"
+    "                    the result files of a results folder\n"
+    "  report RESULT.json\n"
+    "                    HTML, Markdown, JUnit XML, CSV, Google Benchmark\n"
+    "                    and Bencher exports of a result file\n"
     "\n"
     "Run 'bhost <command> --help' for the options of a command.\n"
     "Plugins are searched in BHOST_PLUGIN_PATH, the config's plugin_path,\n"
@@ -74,7 +82,17 @@ int main(int argc, char **argv)
         return bh_cmd_validate(argc - 1, argv + 1);
     if (strcmp(cmd, "check-plugin") == 0)
         return bh_cmd_check_plugin(argc - 1, argv + 1);
-    bh_cli_error("unknown command '%s' (expected run, list, info, validate "
-                 "or check-plugin; see bhost --help)", cmd);
+    if (strcmp(cmd, "compare") == 0)
+        return bh_cmd_compare(argc - 1, argv + 1);
+    if (strcmp(cmd, "__regress-eval") == 0)
+        return bh_cmd_regress_eval(argc - 1, argv + 1);
+    if (strcmp(cmd, "report") == 0)
+        return bh_cmd_report(argc - 1, argv + 1);
+    if (strcmp(cmd, "history") == 0)
+        return bh_cmd_history(argc - 1, argv + 1);
+    if (strcmp(cmd, "__history-eval") == 0)
+        return bh_cmd_history_eval(argc - 1, argv + 1);
+    bh_cli_error("unknown command '%s' (expected run, compare, history, report, list, "
+                 "info, validate or check-plugin; see bhost --help)", cmd);
     return BH_EXIT_USAGE;
 }

@@ -14,12 +14,12 @@
  *     warmup: 100ms                  # duration: ns us ms s m, e.g. 1.5s
  *     sample_time: 10ms              # minimum time per sample; 0 = auto
  *     samples: 10                    # samples per run
- *     runs: 5                        # runs (fresh workers) per case
+ *     runs: 10                       # runs (fresh workers) per case
  *     max_time: 60s                  # budget per case, all runs together
  *     timeout: 30s                   # per run; the worker is killed after
  *     seed: 42                       # integer; default: fixed 0x5eed
  *     pin: none | auto | "0,2-3"     # CPU pinning of workers via hwloc
- *     memory_limit: 4GiB             # per worker address space; 0 = none
+ *     memory_limit: 4GiB             # per worker resident memory; 0 = none
  *     max_cv: 5%                     # percentage: "5%" or 0.05
  *   backends:                        # map of backend name -> options
  *     cpu: {required: true, devices: all | [0, 1]}
@@ -133,10 +133,13 @@ typedef struct bh_config {
     char **outputs;      /* output: formats */
     size_t n_outputs;
     char *regression_json; /* the regression: section as JSON text, or NULL */
+    char *regression_pos_json; /* where its values were written, as JSON
+                                  {"key.path[i]": "file:line:col"}, "" the
+                                  section itself; NULL with regression_json */
 } bh_config;
 
 /* The built-in defaults: warmup 100ms, sample_time 0 (auto), samples 10,
- * runs 5, max_time 120s, timeout 60s, seed 0x5eed, pin "none",
+ * runs 10, max_time 120s, timeout 60s, seed 0x5eed, pin "none",
  * memory_limit 0, max_cv 0.05. pin is allocated; free with
  * bh_settings_free(). */
 void bh_settings_default(bh_settings *s);

@@ -102,4 +102,10 @@ void bh_config_suite_free(bh_suite *s);
  * n is null). */
 int bh_config_regression_json(const bh_ynode *n, char **out, bh_error *e);
 
+/* Where each value of the regression: map n was written, as compact JSON
+ * text {"": pos, "noise_floor": pos, "overrides[0].match": pos, ...} with
+ * pos = "file:line:col" (*out, caller frees). 0, or -1 when encoding
+ * fails (*out NULL). */
+int bh_config_regression_pos_json(const bh_ynode *n, char **out);
+
 #endif

@@ -206,6 +206,8 @@ static int build(bh_config *c, const bh_ynode *root, bh_error *e)
     if ((v = bh_yaml_map_get(root, "regression")) != NULL &&
         bh_config_regression_json(v, &c->regression_json, e) != 0)
         return -1;
+    if (c->regression_json && v)
+        bh_config_regression_pos_json(v, &c->regression_pos_json);
     v = bh_yaml_map_get(root, "suites");
     if (!v)
         return bh_config_fail(e, root,
@@ -257,5 +259,6 @@ void bh_config_free(bh_config *c)
     free(c->suites);
     bh_config_strings_free(c->outputs, c->n_outputs);
     free(c->regression_json);
+    free(c->regression_pos_json);
     free(c);
 }

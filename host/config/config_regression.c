@@ -1,5 +1,6 @@
 /* The regression: section, kept as JSON text for the regression engine,
- * which owns its meaning. */
+ * which owns its meaning, plus where each of its values was written so the
+ * engine's messages can name file:line:col. */
 #include "config_internal.h"
 
 #include "bh_mem.h"
@@ -46,6 +47,46 @@ static cJSON *to_json(const bh_ynode *n)
     }
     bh_config_scalar_free(&s);
     return out;
+}
+
+/* Records "file:line:col" of n under path in pos, then recurses. */
+static void add_positions(cJSON *pos, const bh_ynode *n, const char *path)
+{
+    char *where = bh_xasprintf("%s:%d:%d", n->file ? n->file : "?", n->line,
+                               n->column);
+
+    cJSON_AddItemToObject(pos, path, cJSON_CreateString(where));
+    free(where);
+    if (n->kind == BH_YNODE_MAP) {
+        for (size_t i = 0; i < bh_yaml_map_len(n); i++) {
+            const char *key = bh_yaml_map_key(n, i)->text;
+            char *sub = *path ? bh_xasprintf("%s.%s", path, key)
+                              : bh_xstrdup(key);
+
+            add_positions(pos, bh_yaml_map_value(n, i), sub);
+            free(sub);
+        }
+    } else if (n->kind == BH_YNODE_SEQ) {
+        for (size_t i = 0; i < n->n_kids; i++) {
+            char *sub = bh_xasprintf("%s[%zu]", path, i);
+
+            add_positions(pos, n->kids[i], sub);
+            free(sub);
+        }
+    }
+}
+
+int bh_config_regression_pos_json(const bh_ynode *n, char **out)
+{
+    cJSON *pos = cJSON_CreateObject();
+    char *text;
+
+    add_positions(pos, n, "");
+    text = cJSON_PrintUnformatted(pos);
+    cJSON_Delete(pos);
+    *out = text ? bh_xstrdup(text) : NULL;
+    cJSON_free(text);
+    return *out ? 0 : -1;
 }
 
 int bh_config_regression_json(const bh_ynode *n, char **out, bh_error *e)

@@ -30,6 +30,11 @@
 #define BH_IPC_JOB_FD 3
 #define BH_IPC_RESULT_FD 4
 
+/* The worker's exit status when its result pipe was closed or replaced
+ * during the job (by plugin code: the result could not reach the
+ * supervisor), or when the supervisor was gone before the job started. */
+#define BH_IPC_EXIT_PIPE_LOST 98
+
 /* Writes msg as one line to fd (retrying on EINTR and short writes).
  * msg stays owned by the caller. 0 or -1 with e set. [any-thread] */
 int bh_ipc_send(int fd, const cJSON *msg, bh_error *e);

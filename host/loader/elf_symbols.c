@@ -128,8 +128,11 @@ static int parse(elf_file *f, const char *path, bh_elf_symbol **out,
     unsigned type;
     section s;
 
-    if (f->size < 52 || memcmp(f->p, ELFMAG, SELFMAG) != 0)
+    if (f->size < SELFMAG || memcmp(f->p, ELFMAG, SELFMAG) != 0)
         return bh_error_set(e, "%s: not an ELF file (no ELF magic)", path);
+    if (f->size < 52)
+        return bh_error_set(e, "%s: truncated ELF header (%zu bytes)", path,
+                            f->size);
     if ((f->p[EI_CLASS] != ELFCLASS32 && f->p[EI_CLASS] != ELFCLASS64) ||
         (f->p[EI_DATA] != ELFDATA2LSB && f->p[EI_DATA] != ELFDATA2MSB))
         return bh_error_set(e, "%s: unknown ELF class %u or byte order %u",

@@ -32,6 +32,17 @@ void bh_search_path_free(bh_search_path *sp);
  * to "plugin 'x' not found in: dir1:dir2". */
 char *bh_loader_find(const bh_search_path *sp, const char *name, bh_error *e);
 
+/* Checks that the plugin file is safe to load code from: a regular file,
+ * not writable by every user, owned by root or the current user. Its
+ * directory is not checked: a directory named explicitly is the user's
+ * choice, and unsafe implicit ones never enter the search path. 0 or -1
+ * with e saying why, one line. */
+int bh_loader_check_safe(const char *path, bh_error *e);
+
+/* True when an implicit search directory may be used: it does not exist,
+ * or it is neither world-writable nor owned by another user. */
+int bh_loader_dir_is_safe(const char *dir);
+
 /* Lists every *.so in the search path, absolute paths, first occurrence
  * of each file name wins. *out is an array of n strings (free each and the
  * array). */

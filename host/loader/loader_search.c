@@ -60,12 +60,14 @@ void bh_search_path_init(bh_search_path *sp, char *const *config_dirs,
     }
     for (size_t i = 0; i < n_config_dirs; i++)
         add_dir(sp, config_dirs[i]);
-    if (running_from_build_tree()) {
+    /* implicit locations: used only when nobody else can write there */
+    if (running_from_build_tree() && bh_loader_dir_is_safe(BHOST_BUILD_ROOT)) {
         char *d = bh_xasprintf("%s/plugins/+", BHOST_BUILD_ROOT);
         add_dir(sp, d);
         free(d);
     }
-    add_dir(sp, BHOST_PLUGINDIR);
+    if (bh_loader_dir_is_safe(BHOST_PLUGINDIR))
+        add_dir(sp, BHOST_PLUGINDIR);
 }
 
 void bh_search_path_free(bh_search_path *sp)

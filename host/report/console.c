@@ -1,94 +1,243 @@
+/* The console table of a result document (see console.h). */
 #include "console.h"
 
 #include "bh_mem.h"
-#include "bh_strbuf.h"
-#include "ipc.h"
+#include "report_case.h"
+#include "report_text.h"
 #include "units.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-/* The throughput column of c: the largest meaningful rate. */
-static void throughput(const bh_case *c, char *buf, size_t cap)
+#define RED "\033[31m"
+#define GREEN "\033[32m"
+#define YELLOW "\033[33m"
+#define BOLD "\033[1m"
+#define RESET "\033[0m"
+#define MAX_ID_WIDTH 72
+
+/* See console.h. */
+int bh_report_use_color(int fd)
 {
-    double sec = c->summary.median * 1e-9;
-    const cJSON *res = NULL;
+    const char *nc = getenv("NO_COLOR");
+    const char *term = getenv("TERM");
 
-    buf[0] = '\0';
-    for (uint32_t r = 0; r < c->n_runs && !res; r++)
-        if (c->runs[r].status == BH_ST_OK)
-            res = c->runs[r].result;
-    if (!res || !(sec > 0))
+    if (nc && *nc)
+        return 0;
+    if (term && strcmp(term, "dumb") == 0)
+        return 0;
+    return isatty(fd);
+}
+
+/* The ANSI color of a case status: green ok, yellow skipped or unsupported, red
+ * the rest. */
+static const char *status_color(const char *s)
+{
+    if (strcmp(s, "ok") == 0)
+        return GREEN;
+    if (strcmp(s, "skipped") == 0 || strcmp(s, "unsupported") == 0)
+        return YELLOW;
+    return RED;
+}
+
+/* The ANSI color of a row's verdict ("" for none and the quiet ones). */
+static const char *verdict_color(const bh_report_row *r)
+{
+    int rank = bh_report_verdict_rank(r->verdict, r->severity);
+
+    if (rank <= 1)
+        return RED;
+    if (rank == 2 || rank == 4)
+        return YELLOW;
+    if (rank == 3)
+        return GREEN;
+    return "";
+}
+
+/* "regressed (critical) +12.3%", "improved -8.1%", "no change". */
+static void verdict_text(const bh_report_row *r, char *buf, size_t cap)
+{
+    char ch[32] = "";
+
+    if (!r->verdict) {
+        snprintf(buf, cap, "-");
         return;
-    if (bh_json_num(res, "flops_per_iter", 0) > 0)
-        bh_fmt_rate(bh_json_num(res, "flops_per_iter", 0) / sec, "FLOP/s",
-                    buf, cap);
-    else if (bh_json_num(res, "bytes_per_iter", 0) > 0)
-        bh_fmt_rate(bh_json_num(res, "bytes_per_iter", 0) / sec, "B/s", buf,
-                    cap);
-    else if (bh_json_num(res, "items_per_iter", 0) > 0)
-        bh_fmt_rate(bh_json_num(res, "items_per_iter", 0) / sec, "items/s",
-                    buf, cap);
-}
-
-static const char *status_color(bh_status s)
-{
-    switch (s) {
-    case BH_ST_OK:
-        return "\033[32m";
-    case BH_ST_SKIPPED:
-    case BH_ST_UNSUPPORTED:
-        return "\033[33m";
-    default:
-        return "\033[31m";
     }
+    if (r->head && isfinite(r->head->change) && strcmp(r->verdict, "new") != 0 &&
+        strcmp(r->verdict, "missing") != 0) {
+        ch[0] = ' ';
+        bh_report_fmt_change(r->head->change, ch + 1, sizeof(ch) - 1);
+    }
+    if (r->severity && *r->severity)
+        snprintf(buf, cap, "%s (%s)%s", r->verdict, r->severity, ch);
+    else
+        snprintf(buf, cap, "%s%s", r->verdict, ch);
 }
 
-void bh_console_print(FILE *out, const bh_plan *plan, int color)
+/* The group of each row as an index into a list of distinct groups in
+ * order of first appearance; returns the rows ordered by group. */
+static size_t *group_order(const bh_report_rows *rows, size_t **gsize_out)
 {
-    size_t idw = 4;
-    size_t counts[BH_ST_COUNT] = {0};
+    const char **groups = bh_xcalloc(rows->n + 1, sizeof(char *));
+    size_t *gof = bh_xcalloc(rows->n + 1, sizeof(size_t));
+    size_t *gsize = bh_xcalloc(rows->n + 1, sizeof(size_t));
+    size_t *start = bh_xcalloc(rows->n + 1, sizeof(size_t));
+    size_t *order = bh_xcalloc(rows->n + 1, sizeof(size_t));
+    size_t ng = 0;
 
-    for (size_t i = 0; i < plan->n; i++)
-        if (strlen(plan->cases[i].id) > idw)
-            idw = strlen(plan->cases[i].id);
-    if (idw > 72)
-        idw = 72;
-    fprintf(out, "%-*s  %-11s  %10s  %-23s  %7s  %s\n", (int)idw, "case",
-            "status", "median", "99% CI", "CV", "throughput");
-    for (size_t i = 0; i < plan->n; i++) {
-        const bh_case *c = &plan->cases[i];
-        char med[32] = "-", lo[32] = "", hi[32] = "", ci[48] = "-";
-        char cv[32] = "-", tp[48] = "";
+    for (size_t i = 0; i < rows->n; i++) {
+        size_t g = 0;
 
-        counts[c->status]++;
-        if (c->has_summary) {
-            bh_fmt_time(c->summary.median, med, sizeof(med));
-            if (isfinite(c->summary.median_ci_lo) &&
-                isfinite(c->summary.median_ci_hi)) {
-                bh_fmt_time(c->summary.median_ci_lo, lo, sizeof(lo));
-                bh_fmt_time(c->summary.median_ci_hi, hi, sizeof(hi));
-                snprintf(ci, sizeof(ci), "[%s, %s]", lo, hi);
-            }
-            bh_fmt_pct(c->summary.n_runs > 1 ? c->summary.between_run_cv
-                                             : c->summary.cv,
-                       cv, sizeof(cv));
-            throughput(c, tp, sizeof(tp));
+        while (g < ng && strcmp(groups[g], rows->v[i].group) != 0)
+            g++;
+        if (g == ng)
+            groups[ng++] = rows->v[i].group;
+        gof[i] = g;
+        gsize[g]++;
+    }
+    for (size_t g = 1; g < ng; g++)
+        start[g] = start[g - 1] + gsize[g - 1];
+    for (size_t i = 0; i < rows->n; i++)
+        order[start[gof[i]]++] = i;
+    /* per row: the size of its group */
+    for (size_t i = 0; i < rows->n; i++)
+        start[i] = gsize[gof[i]];
+    free(groups);
+    free(gof);
+    free(gsize);
+    *gsize_out = start;
+    return order;
+}
+
+typedef struct widths {
+    int id;
+    int roof;    /* 0 when no case has a roofline */
+    int verdict; /* 0 when no case has a verdict */
+} widths;
+
+/* One table row of r under label (the id, or the indented rest of it). */
+static void print_row(FILE *out, const bh_report_row *r, const char *label, const widths *w,
+                      int color)
+{
+    char med[32] = "-", lo[32], hi[32], ci[80] = "-", cv[32] = "-", tp[48] = "", roof[48] = "";
+    char vt[96];
+
+    if (r->has_summary) {
+        bh_fmt_time(r->median, med, sizeof(med));
+        if (isfinite(r->lo) && isfinite(r->hi)) {
+            bh_fmt_time(r->lo, lo, sizeof(lo));
+            bh_fmt_time(r->hi, hi, sizeof(hi));
+            snprintf(ci, sizeof(ci), "[%s, %s]", lo, hi);
         }
-        fprintf(out, "%-*.*s  %s%-11s%s  %10s  %-23s  %7s  %s\n", (int)idw,
-                (int)idw, c->id, color ? status_color(c->status) : "",
-                bh_status_name(c->status), color ? "\033[0m" : "", med, ci,
-                cv, tp);
+        bh_fmt_pct(r->cv, cv, sizeof(cv));
+        if (isfinite(r->rate))
+            bh_fmt_rate(r->rate, r->rate_unit, tp, sizeof(tp));
     }
-    for (size_t i = 0; i < plan->n; i++) {
-        const bh_case *c = &plan->cases[i];
-        if (c->status != BH_ST_OK && c->message)
-            fprintf(out, "  %s: %s: %s\n", c->id, bh_status_name(c->status),
-                    c->message);
+    fprintf(out, "%-*.*s  %s%-11s%s  %10s  %-23s  %7s  %-*s", w->id, w->id, label,
+            color ? status_color(r->status) : "", r->status, color ? RESET : "", med, ci, cv,
+            w->roof || w->verdict ? 15 : 0, tp);
+    if (w->roof) {
+        if (isfinite(r->roof_fraction))
+            snprintf(roof, sizeof(roof), "%.0f%% %s", r->roof_fraction * 100,
+                     strcmp(r->roof_bound, "memory") == 0 ? "mem" : "comp");
+        fprintf(out, "  %-*s", w->verdict ? 9 : 0, roof);
     }
-    fprintf(out, "%zu cases:", plan->n);
-    for (int s = 0; s < BH_ST_COUNT; s++)
-        if (counts[s])
-            fprintf(out, " %zu %s", counts[s], bh_status_name((bh_status)s));
-    fprintf(out, "\n");
+    if (w->verdict) {
+        const char *vc = color ? verdict_color(r) : "";
+
+        verdict_text(r, vt, sizeof(vt));
+        fprintf(out, "  %s%s%s", vc, vt, *vc ? RESET : "");
+    }
+    fputc('\n', out);
+}
+
+/* Column widths from the labels the table will show. */
+static void measure(const bh_report_rows *rows, const size_t *gsize, widths *w)
+{
+    w->id = 4;
+    for (size_t i = 0; i < rows->n; i++) {
+        const bh_report_row *r = &rows->v[i];
+        size_t len = gsize[i] > 1 ? strlen(r->group) : strlen(r->id);
+
+        if (gsize[i] > 1 && 2 + strlen(r->rest) > len)
+            len = 2 + strlen(r->rest);
+        if ((int)len > w->id)
+            w->id = len > MAX_ID_WIDTH ? MAX_ID_WIDTH : (int)len;
+    }
+    w->roof = rows->n_roofline > 0;
+    w->verdict = rows->n_verdicts > 0;
+}
+
+/* The "N cases: ..." line, statuses in their fixed order. */
+static void print_counts(FILE *out, const bh_report_rows *rows)
+{
+    static const char *const order[] = {"ok",    "skipped", "unsupported", "failed",
+                                        "invalid", "crashed", "timeout",    "oom"};
+    size_t other = rows->n;
+
+    fprintf(out, "%zu cases:", rows->n);
+    for (size_t k = 0; k < sizeof(order) / sizeof(*order); k++) {
+        size_t n = 0;
+
+        for (size_t i = 0; i < rows->n; i++)
+            n += strcmp(rows->v[i].status, order[k]) == 0;
+        other -= n;
+        if (n)
+            fprintf(out, " %zu %s", n, order[k]);
+    }
+    if (other)
+        fprintf(out, " %zu other", other);
+    fputc('\n', out);
+}
+
+/* See console.h. */
+void bh_report_console(FILE *out, const cJSON *doc, const bh_report_console_opts *o)
+{
+    bh_report_rows rows;
+    size_t *gsize;
+    size_t *order;
+    widths w;
+    const char *prev = NULL;
+    int color = o && o->color;
+
+    bh_report_rows_load(doc, &rows);
+    order = group_order(&rows, &gsize);
+    measure(&rows, gsize, &w);
+    fprintf(out, "%-*s  %-11s  %10s  %-23s  %7s  %-*s", w.id, "case", "status", "median",
+            "99% CI", "CV", w.roof || w.verdict ? 15 : 0, "throughput");
+    if (w.roof)
+        fprintf(out, "  %-*s", w.verdict ? 9 : 0, "roofline");
+    if (w.verdict)
+        fprintf(out, "  %s", "verdict");
+    fputc('\n', out);
+    for (size_t k = 0; k < rows.n; k++) {
+        const bh_report_row *r = &rows.v[order[k]];
+        char label[MAX_ID_WIDTH + 8];
+
+        if (gsize[order[k]] == 1) {
+            print_row(out, r, r->id, &w, color);
+            prev = NULL;
+            continue;
+        }
+        if (!prev || strcmp(prev, r->group) != 0) {
+            fprintf(out, "%s%s%s\n", color ? BOLD : "", r->group, color ? RESET : "");
+            prev = r->group;
+        }
+        snprintf(label, sizeof(label), "  %s", *r->rest ? r->rest : "(default)");
+        print_row(out, r, label, &w, color);
+    }
+    for (size_t i = 0; i < rows.n; i++) {
+        const bh_report_row *r = &rows.v[i];
+
+        if (!r->ok && *r->message)
+            fprintf(out, "  %s: %s: %s\n", r->id, r->status, r->message);
+    }
+    print_counts(out, &rows);
+    if (o && o->verbose)
+        bh_report_console_details(out, doc, color);
+    free(order);
+    free(gsize);
+    bh_report_rows_free(&rows);
 }

@@ -1,15 +1,32 @@
-/* The console summary of a run. */
+/* The console summary of a run: a table grouped by plugin and benchmark,
+ * read from the result document. */
 #ifndef BH_CONSOLE_H
 #define BH_CONSOLE_H
 
-#include "plan.h"
-
+#include <cjson/cJSON.h>
 #include <stdio.h>
 
-/* Prints one row per case: id, status, median time per iteration with its
- * confidence interval, CV across runs, and throughput; then one line per
- * non-ok case with its message, and a count by status. color enables ANSI
- * colors (the caller decides: TTY and no NO_COLOR). */
-void bh_console_print(FILE *out, const bh_plan *plan, int color);
+typedef struct bh_report_console_opts {
+    int color;   /* ANSI colors (see bh_report_use_color) */
+    int verbose; /* per-case run details, flags and the log tail of
+                    failures after the table */
+} bh_report_console_opts;
+
+/* Prints the table of doc (a result document) to out: a header row, then
+ * per plugin/benchmark group either one row (a group of one case) or a
+ * group line and one indented row per case: status, median time per
+ * iteration with its CI, CV across runs, throughput, and the roofline
+ * fraction and verdict columns when any case has them. Then one line per
+ * non-ok case with its message and a count by status. With verbose, each
+ * case's runs, flags and settings, and the last lines of the plugin log of
+ * every run that did not end ok. Writes to out only. */
+void bh_report_console(FILE *out, const cJSON *doc, const bh_report_console_opts *o);
+
+/* Prints the per-case details that verbose adds (see above). */
+void bh_report_console_details(FILE *out, const cJSON *doc, int color);
+
+/* True when output to fd should be colored: fd is a terminal, NO_COLOR is
+ * unset or empty, and TERM is not "dumb". */
+int bh_report_use_color(int fd);
 
 #endif

@@ -5,6 +5,7 @@
 #include "result_doc.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,11 +36,52 @@ static size_t json_depth(const char *s, size_t n)
     return max;
 }
 
+/* One case id and its position, for the duplicate check. */
+typedef struct id_at {
+    const char *id;
+    size_t index;
+} id_at;
+
+/* Orders by id, then by position. */
+static int cmp_id_at(const void *a, const void *b)
+{
+    const id_at *x = a, *y = b;
+    int c = strcmp(x->id, y->id);
+
+    return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+/* The position of the first case (in document order) whose id an earlier
+ * case already has, or SIZE_MAX when the ids are unique. Sorting keeps
+ * this O(n log n): a hostile file with millions of cases cannot stall the
+ * reader. */
+static size_t first_duplicate(const cJSON *cases, size_t n)
+{
+    id_at *v = bh_xcalloc(n ? n : 1, sizeof(*v));
+    const cJSON *c;
+    size_t k = 0;
+    size_t first = SIZE_MAX;
+
+    cJSON_ArrayForEach(c, cases) {
+        v[k].id = cJSON_GetObjectItemCaseSensitive(c, "id")->valuestring;
+        v[k].index = k;
+        k++;
+    }
+    qsort(v, n, sizeof(*v), cmp_id_at);
+    for (size_t i = 1; i < n; i++)
+        if (strcmp(v[i - 1].id, v[i].id) == 0 &&
+            (i < 2 || strcmp(v[i - 2].id, v[i].id) != 0) && v[i].index < first)
+            first = v[i].index; /* the second of a group of equal ids */
+    free(v);
+    return first;
+}
+
 int bh_result_validate(const cJSON *doc, const char *name, bh_error *e)
 {
     const cJSON *cases;
     const cJSON *c;
     size_t i = 0;
+    size_t dup;
 
     if (!cJSON_IsObject(doc))
         return bh_error_set(e, "%s: expected a JSON object", name);
@@ -61,29 +103,32 @@ int bh_result_validate(const cJSON *doc, const char *name, bh_error *e)
             return bh_error_set(e, "%s: cases[%zu]: expected an object with "
                                    "string \"id\" and \"status\"",
                                 name, i);
-        for (const cJSON *d = cases->child; d != c; d = d->next)
-            if (strcmp(cJSON_GetObjectItemCaseSensitive(d, "id")->valuestring,
-                       id->valuestring) == 0)
-                return bh_error_set(e, "%s: cases[%zu]: duplicate id '%s'",
-                                    name, i, id->valuestring);
         i++;
     }
+    dup = first_duplicate(cases, i);
+    if (dup != SIZE_MAX)
+        return bh_error_set(
+            e, "%s: cases[%zu]: duplicate id '%s'", name, dup,
+            cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(cases, (int)dup),
+                                             "id")
+                ->valuestring);
     return 0;
 }
 
-cJSON *bh_result_read(const char *path, bh_error *e)
+cJSON *bh_result_parse(const char *text, size_t len, const char *name,
+                       bh_error *e)
 {
-    char *text = NULL;
-    size_t len = 0;
     cJSON *doc;
     const char *end = NULL;
 
-    if (bh_read_file(path, BH_RESULT_MAX_BYTES, &text, &len, e) != 0)
+    if (len > BH_RESULT_MAX_BYTES) {
+        bh_error_set(e, "%s: %zu bytes, the limit is %u", name, len,
+                     BH_RESULT_MAX_BYTES);
         return NULL;
+    }
     if (json_depth(text, len) > BH_RESULT_MAX_DEPTH) {
-        bh_error_set(e, "%s: JSON nested deeper than %d levels", path,
+        bh_error_set(e, "%s: JSON nested deeper than %d levels", name,
                      BH_RESULT_MAX_DEPTH);
-        free(text);
         return NULL;
     }
     doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
@@ -97,15 +142,26 @@ cJSON *bh_result_read(const char *path, bh_error *e)
         for (size_t k = 0; k < off; k++)
             line += text[k] == '\n';
         bh_error_set(e, "%s:%zu: not valid JSON (expected a bhost result "
-                        "document)", path, line);
-        free(text);
+                        "document)", name, line);
         return NULL;
     }
-    free(text);
-    if (bh_result_validate(doc, path, e) != 0) {
+    if (bh_result_validate(doc, name, e) != 0) {
         cJSON_Delete(doc);
         return NULL;
     }
+    return doc;
+}
+
+cJSON *bh_result_read(const char *path, bh_error *e)
+{
+    char *text = NULL;
+    size_t len = 0;
+    cJSON *doc;
+
+    if (bh_read_file(path, BH_RESULT_MAX_BYTES, &text, &len, e) != 0)
+        return NULL;
+    doc = bh_result_parse(text, len, path, e);
+    free(text);
     return doc;
 }
 

@@ -18,7 +18,13 @@
  * "FILE: message" naming what was expected. */
 cJSON *bh_result_read(const char *path, bh_error *e);
 
-/* The same checks on a document already in memory (name is used in
+/* The same limits and checks on len bytes of text already in memory
+ * (need not be NUL-terminated; name is used in messages). Returns the
+ * document (caller deletes) or NULL with e set. */
+cJSON *bh_result_parse(const char *text, size_t len, const char *name,
+                       bh_error *e);
+
+/* The schema checks on a document already parsed (name is used in
  * messages). */
 int bh_result_validate(const cJSON *doc, const char *name, bh_error *e);
 

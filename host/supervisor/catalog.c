@@ -16,6 +16,10 @@ void bh_catalog_init(bh_catalog *c, char *const *config_dirs, size_t n_dirs)
     bh_search_path_init(&c->sp, config_dirs, n_dirs);
     c->exe = bh_self_exe();
     c->timeout_ns = 30ull * 1000000000ull;
+    {
+        const char *v = getenv("BHOST_ALLOW_UNSAFE_PLUGINS");
+        c->allow_unsafe = v && strcmp(v, "1") == 0;
+    }
 }
 
 void bh_catalog_free(bh_catalog *c)
@@ -48,7 +52,7 @@ static void describe(bh_catalog *c, bh_catalog_entry *en)
     cJSON_AddStringToObject(job, "plugin", en->path);
     text = cJSON_PrintUnformatted(job);
     cJSON_Delete(job);
-    o = (bh_spawn_opts){c->exe, text, c->timeout_ns, 65536};
+    o = (bh_spawn_opts){c->exe, text, c->timeout_ns, 65536, 0};
     if (bh_spawn_worker(&o, &out, &e) != 0) {
         en->status = BH_ST_FAILED;
         en->error = bh_xstrdup(e.msg);
@@ -87,6 +91,9 @@ const bh_catalog_entry *bh_catalog_get(bh_catalog *c, const char *name)
     en->path = bh_loader_find(&c->sp, name, &e);
     if (!en->path) {
         en->status = BH_ST_SKIPPED;
+        en->error = bh_xstrdup(e.msg);
+    } else if (!c->allow_unsafe && bh_loader_check_safe(en->path, &e) != 0) {
+        en->status = BH_ST_FAILED;
         en->error = bh_xstrdup(e.msg);
     } else {
         describe(c, en);

@@ -23,6 +23,7 @@ typedef struct bh_catalog {
     bh_search_path sp;
     char *exe;
     uint64_t timeout_ns;
+    int allow_unsafe;   /* load plugins that fail bh_loader_check_safe */
     bh_catalog_entry **entries; /* stable: entries never move */
     size_t n;
     size_t cap;

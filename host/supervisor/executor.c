@@ -1,5 +1,6 @@
 #include "executor.h"
 
+#include "bh_clock.h"
 #include "bh_mem.h"
 #include "bh_rng.h"
 #include "ipc.h"
@@ -9,12 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
-
-typedef struct slot {
-    uint32_t case_index;
-    uint32_t run_index;
-} slot;
 
 uint64_t bh_case_seed(uint64_t seed, const char *case_id)
 {
@@ -87,7 +84,8 @@ static void run_once(bh_case *c, uint32_t run, const bh_exec_opts *o,
 {
     bh_run *r = &c->runs[run];
     char *job = make_job(c, run, o->seed);
-    bh_spawn_opts so = {exe, job, c->settings.timeout_ns, o->log_limit};
+    bh_spawn_opts so = {exe, job, c->settings.timeout_ns, o->log_limit,
+                        c->settings.memory_limit_bytes};
     bh_worker_outcome out;
     bh_outcome_view v;
     bh_error e = {""};
@@ -104,6 +102,7 @@ static void run_once(bh_case *c, uint32_t run, const bh_exec_opts *o,
     free(job);
     if (out.interrupted) {
         r->done = 0;
+        r->interrupted = 1;
         bh_worker_outcome_free(&out);
         r->samples = cJSON_CreateArray();
         return;
@@ -129,39 +128,96 @@ static void run_once(bh_case *c, uint32_t run, const bh_exec_opts *o,
 
 size_t bh_exec_plan(bh_plan *plan, const bh_exec_opts *o)
 {
-    slot *slots = NULL;
+    bh_exec_slot *slots = NULL;
     size_t n = 0;
     size_t cap = 0;
-    size_t started = 0;
+    size_t started;
     bh_rng rng;
+
+    for (size_t i = 0; i < plan->n; i++) {
+        const bh_case *c = &plan->cases[i];
+
+        if (c->pre_status != BH_ST_OK)
+            continue;
+        for (uint32_t r = 0; r < c->settings.runs; r++)
+            BH_PUSH(slots, n, cap, ((bh_exec_slot){(uint32_t)i, r}));
+    }
+    bh_rng_seed(&rng, o->seed);
+    bh_rng_shuffle(&rng, slots, n, sizeof(*slots));
+    started = bh_exec_ordered(plan, slots, n, o);
+    free(slots);
+    return started;
+}
+
+/* "1:05" or "1:02:05" for s seconds. */
+static void clock_text(double s, char *buf, size_t cap)
+{
+    unsigned long t = s > 0 ? (unsigned long)(s + 0.5) : 0;
+
+    if (t >= 3600)
+        snprintf(buf, cap, "%lu:%02lu:%02lu", t / 3600, t / 60 % 60, t % 60);
+    else
+        snprintf(buf, cap, "%lu:%02lu", t / 60, t % 60);
+}
+
+/* The live progress line on stderr (a terminal): run k + 1 of n, time
+ * elapsed since t0 and the estimated time left (from the mean time of the
+ * runs so far), the case and run; cut to the terminal width so \r can
+ * redraw it. */
+static void progress_line(size_t k, size_t n, const bh_case *c, uint32_t run, uint64_t t0)
+{
+    double el = (double)(bh_now_ns() - t0) * 1e-9;
+    struct winsize ws;
+    size_t width = 80;
+    char e[24], left[24] = "?", line[512];
+    int len;
+
+    if (ioctl(2, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 10)
+        width = ws.ws_col;
+    clock_text(el, e, sizeof(e));
+    if (k > 0)
+        clock_text(el / (double)k * (double)(n - k), left, sizeof(left));
+    len = snprintf(line, sizeof(line), "[%zu/%zu] %s elapsed, ~%s left  %s (run %u/%u)", k + 1,
+                   n, e, left, c->id, run + 1, c->n_runs);
+    if (len > 0 && (size_t)len >= width && width < sizeof(line))
+        line[width - 1] = '\0';
+    fprintf(stderr, "\r\033[K%s", line);
+    fflush(stderr);
+}
+
+size_t bh_exec_ordered(bh_plan *plan, const bh_exec_slot *order, size_t n,
+                       const bh_exec_opts *o)
+{
+    size_t started = 0;
     char *exe = bh_self_exe();
+    uint64_t t0 = bh_now_ns();
 
     for (size_t i = 0; i < plan->n; i++) {
         bh_case *c = &plan->cases[i];
 
-        if (c->pre_status != BH_ST_OK)
+        if (c->pre_status != BH_ST_OK || c->runs)
             continue;
         c->n_runs = c->settings.runs;
-        c->runs = bh_xcalloc(c->n_runs, sizeof(bh_run));
-        for (uint32_t r = 0; r < c->n_runs; r++)
-            BH_PUSH(slots, n, cap, ((slot){(uint32_t)i, r}));
+        c->runs = bh_xcalloc(c->n_runs ? c->n_runs : 1, sizeof(bh_run));
     }
-    bh_rng_seed(&rng, o->seed);
-    bh_rng_shuffle(&rng, slots, n, sizeof(slot));
     for (size_t k = 0; k < n && !bh_interrupted; k++) {
-        bh_case *c = &plan->cases[slots[k].case_index];
+        bh_case *c;
 
+        if (order[k].case_index >= plan->n)
+            continue;
+        c = &plan->cases[order[k].case_index];
+        if (c->pre_status != BH_ST_OK || order[k].run_index >= c->n_runs ||
+            c->runs[order[k].run_index].done)
+            continue;
         if (o->progress)
-            fprintf(stderr, "\r\033[K[%zu/%zu] %s (run %u)", k + 1, n, c->id,
-                    slots[k].run_index + 1);
-        run_once(c, slots[k].run_index, o, exe);
+            progress_line(k, n, c, order[k].run_index, t0);
+        run_once(c, order[k].run_index, o, exe);
         started++;
     }
     if (o->progress)
         fprintf(stderr, "\r\033[K");
     for (size_t i = 0; i < plan->n; i++)
         bh_case_finish(&plan->cases[i], o->seed);
-    free(slots);
     free(exe);
     return started;
 }
@@ -212,6 +268,27 @@ static void summarize(bh_case *c, uint64_t seed)
     free(run);
 }
 
+/* Why a case with runs that never finished is incomplete: the run that
+ * SIGINT/SIGTERM stopped, or how far the case got before the stop. */
+static char *interrupted_message(const bh_case *c)
+{
+    uint32_t finished = 0;
+
+    for (uint32_t r = 0; r < c->n_runs; r++)
+        finished += c->runs[r].done != 0;
+    for (uint32_t r = 0; r < c->n_runs; r++)
+        if (c->runs[r].interrupted)
+            return bh_xasprintf("run interrupted while this case was running "
+                                "(its worker was stopped; %u of %u runs "
+                                "finished)",
+                                finished, c->n_runs);
+    if (finished == 0)
+        return bh_xstrdup("run interrupted before this case ran");
+    return bh_xasprintf("run interrupted before all runs of this case "
+                        "finished (%u of %u runs finished)",
+                        finished, c->n_runs);
+}
+
 void bh_case_finish(bh_case *c, uint64_t seed)
 {
     int worst = -1;
@@ -230,8 +307,7 @@ void bh_case_finish(bh_case *c, uint64_t seed)
                 worst = bh_status_rank(BH_ST_SKIPPED);
                 c->status = BH_ST_SKIPPED;
                 free(c->message);
-                c->message = bh_xstrdup("run interrupted before all runs "
-                                        "of this case finished");
+                c->message = interrupted_message(c);
             }
             continue;
         }

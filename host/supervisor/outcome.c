@@ -43,6 +43,13 @@ void bh_outcome_classify(const bh_worker_outcome *o, const char *final_type,
     if (v->messages) {
         v->final = last_of(v->messages, final_type);
     }
+    if (o->oom) {
+        v->status = BH_ST_OOM;
+        v->message = bh_xasprintf("worker killed: resident memory %.0f MiB "
+                                  "went over the memory limit",
+                                  (double)o->rss_at_kill / 1048576.0);
+        return;
+    }
     if (o->timed_out) {
         v->status = BH_ST_TIMEOUT;
         v->message = bh_xasprintf("worker killed after %.1f s timeout",
@@ -70,6 +77,15 @@ void bh_outcome_classify(const bh_worker_outcome *o, const char *final_type,
         v->message = bh_xstrdup(bh_json_str(err, "message", "worker error"));
         return;
     }
+    if (!v->final && o->exit_code == BH_IPC_EXIT_PIPE_LOST) {
+        v->status = BH_ST_FAILED;
+        v->message = bh_xasprintf("result pipe lost: the worker's result "
+                                  "pipe (fd %d) was closed or replaced "
+                                  "during the run (by the plugin?), so no "
+                                  "result arrived",
+                                  BH_IPC_RESULT_FD);
+        return;
+    }
     if (!v->final) {
         v->status = BH_ST_FAILED;
         v->message = bh_xasprintf("worker exited with status %d before "
@@ -93,6 +109,10 @@ void bh_outcome_classify(const bh_worker_outcome *o, const char *final_type,
             v->message = bh_xstrdup("protocol error: unknown status");
         else if (msg)
             v->message = bh_xstrdup(msg);
+        else if (st != BH_ST_OK)
+            v->message = bh_xasprintf("the worker reported status %s "
+                                      "without a message",
+                                      bh_status_name((bh_status)st));
     } else {
         v->status = BH_ST_OK;
     }

@@ -15,13 +15,15 @@ typedef struct bh_outcome_view {
 } bh_outcome_view;
 
 /* Decodes o->result and classifies the worker's end:
- * timeout -> BH_ST_TIMEOUT; a signal -> BH_ST_CRASHED "killed by SIGSEGV
+ * over the memory limit -> BH_ST_OOM; timeout -> BH_ST_TIMEOUT; a signal -> BH_ST_CRASHED "killed by SIGSEGV
  * (Segmentation fault)"; an
  * "error" message -> BH_ST_FAILED with its text; a garbled stream ->
- * BH_ST_FAILED "protocol error: ..."; an exit without a final message ->
+ * BH_ST_FAILED "protocol error: ..."; an exit with BH_IPC_EXIT_PIPE_LOST
+ * and no final message -> BH_ST_FAILED "result pipe lost: ..."; another
+ * exit without a final message ->
  * BH_ST_FAILED "worker exited with status N before reporting"; otherwise
- * the status carried by the final message. final_type is "result" or
- * "describe". */
+ * the status carried by the final message (a status other than ok always
+ * comes with a message). final_type is "result" or "describe". */
 void bh_outcome_classify(const bh_worker_outcome *o, const char *final_type,
                          bh_outcome_view *v);
 void bh_outcome_view_free(bh_outcome_view *v);

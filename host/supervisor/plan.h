@@ -23,6 +23,7 @@ typedef struct bh_run {
     uint64_t wall_ns;
     long maxrss_kb;
     int done;
+    int interrupted;     /* was running when SIGINT/SIGTERM stopped it */
 } bh_run;
 
 typedef struct bh_case {

@@ -11,6 +11,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -87,6 +88,28 @@ static void drain(sink *s)
         *s->len += (size_t)r;
         (*s->buf)[*s->len] = '\0';
     }
+}
+
+/* Resident set size of pid in bytes, from /proc; 0 when unknown. */
+static uint64_t resident_bytes(pid_t pid)
+{
+    char path[64];
+    char buf[4096];
+    ssize_t n;
+    int fd;
+    const char *p;
+
+    snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    n = read(fd, buf, sizeof(buf) - 1);
+    close(fd);
+    if (n <= 0)
+        return 0;
+    buf[n] = '\0';
+    p = strstr(buf, "VmRSS:");
+    return p ? strtoull(p + 6, NULL, 10) * 1024u : 0;
 }
 
 /* Writes the job; the worker reads it before anything else. A worker that
@@ -187,6 +210,15 @@ int bh_spawn_worker(const bh_spawn_opts *o, bh_worker_outcome *out,
             out->timed_out = 1;
             kill(-pid, SIGKILL);
         }
+        if (!reaped && o->memory_limit && !out->oom && !out->timed_out) {
+            uint64_t rss = resident_bytes(pid);
+
+            if (rss > o->memory_limit) {
+                out->oom = 1;
+                out->rss_at_kill = rss;
+                kill(-pid, SIGKILL);
+            }
+        }
         if (!reaped && bh_interrupted && !out->interrupted) {
             out->interrupted = 1;
             kill(-pid, SIGKILL);
@@ -218,7 +250,8 @@ int bh_spawn_worker(const bh_spawn_opts *o, bh_worker_outcome *out,
     if (WIFEXITED(status)) {
         out->exited = 1;
         out->exit_code = WEXITSTATUS(status);
-    } else if (WIFSIGNALED(status) && !out->timed_out && !out->interrupted) {
+    } else if (WIFSIGNALED(status) && !out->timed_out && !out->interrupted &&
+               !out->oom) {
         out->signaled = 1;
         out->signal = WTERMSIG(status);
     }

@@ -19,6 +19,8 @@ typedef struct bh_worker_outcome {
     int signal;
     int timed_out;        /* we killed it at the deadline */
     int interrupted;      /* we killed it because bh_interrupted was set */
+    int oom;              /* we killed it: resident memory over the limit */
+    uint64_t rss_at_kill; /* resident bytes seen when it was killed */
     char *result;         /* bytes from the result pipe (NUL-terminated) */
     size_t result_len;
     int result_overflow;  /* more than BH_IPC_MAX_STREAM bytes were sent */
@@ -34,6 +36,8 @@ typedef struct bh_spawn_opts {
     const char *job;      /* JSON job text written to the job pipe */
     uint64_t timeout_ns;  /* 0 = none */
     size_t log_limit;     /* bytes of stdout/stderr kept */
+    uint64_t memory_limit; /* resident bytes; 0 = none. Polled every 20 ms:
+                              above it the group is killed (oom) */
 } bh_spawn_opts;
 
 /* Spawns "exe __worker" in its own process group with the job pipe on fd

@@ -83,7 +83,11 @@ static int ok(walk *w, const char *id, const char *what, bhost_status st)
 static int check_info(walk *w, uint32_t count, bhost_caps *caps)
 {
     bhost_device_info info;
-    unsigned char small[sizeof(bhost_device_info)];
+    union {
+        bhost_device_info info; /* for its alignment */
+        unsigned char bytes[sizeof(bhost_device_info)];
+    } small_buf;
+    unsigned char *small = small_buf.bytes;
     size_t small_size = offsetof(bhost_device_info, vendor);
     bhost_status st;
 
@@ -112,11 +116,12 @@ static int check_info(walk *w, uint32_t count, bhost_caps *caps)
                         "'%s' [%s], caps 0x%llx, timer resolution %g ns",
                         info.name, info.vendor, (unsigned long long)info.caps,
                         info.timer_resolution_ns);
-    memset(small, 0xA5, sizeof(small));
-    ((bhost_device_info *)(void *)small)->struct_size = (uint32_t)small_size;
+    memset(small, 0xA5, sizeof(small_buf.bytes));
+    small_buf.info.struct_size = (uint32_t)small_size;
     bh_check_stage(w->fd, "device_info(0) with a smaller struct");
-    st = w->be->device_info(0, (bhost_device_info *)(void *)small);
-    for (size_t i = small_size; st == BHOST_OK && i < sizeof(small); i++) {
+    st = w->be->device_info(0, &small_buf.info);
+    for (size_t i = small_size; st == BHOST_OK && i < sizeof(small_buf.bytes);
+         i++) {
         if (small[i] != 0xA5) {
             bh_check_report(w->fd, "backend.device_info.struct_size", "FAIL",
                             "with struct_size %zu it wrote byte %zu: the "
@@ -357,18 +362,22 @@ int bh_check_backend(const cJSON *job, int fd)
                        &e) != 0 || !p.backend) {
         bh_check_report(fd, "backend.load", "FAIL", "cannot load: %s",
                         e.msg[0] ? e.msg : "no backend interface");
+        bh_plugin_release(&p);
         return 0;
     }
     w.be = p.backend;
     bh_host_api_clear_error();
     bh_check_stage(fd, "device_count");
     if (!ok(&w, "backend.device_count", "device_count",
-            w.be->device_count(&count)))
+            w.be->device_count(&count))) {
+        bh_plugin_release(&p);
         return 0;
+    }
     if (count <= index) {
         bh_check_report(fd, "backend.device_count", "WARN",
                         "%u device(s), so device %u is not checked: %s", count,
                         index, bh_check_last_error());
+        bh_plugin_release(&p);
         return 0;
     }
     bh_check_report(fd, "backend.device_count", "PASS", "%u device(s)", count);
@@ -384,5 +393,6 @@ int bh_check_backend(const cJSON *job, int fd)
     }
     free(w.pattern);
     free(w.back);
+    bh_plugin_release(&p);
     return 0;
 }

@@ -229,16 +229,17 @@ int bh_check_cycle(const cJSON *job, int fd)
     if (bh_loader_open(bh_json_str(job, "plugin", ""), bh_host_api_get(),
                        &c.plugin, &e) != 0) {
         bh_check_report(fd, c.id, "FAIL", "cannot load: %s", e.msg);
+        bh_plugin_release(&c.plugin);
         return 0;
     }
     c.d = find(&c.plugin, bench);
-    if (!c.d) {
+    params = c.d ? bh_check_default_params(c.d, why, sizeof(why)) : NULL;
+    if (!c.d)
         bh_check_report(fd, c.id, "FAIL", "benchmark '%s' not found", bench);
-        return 0;
-    }
-    params = bh_check_default_params(c.d, why, sizeof(why));
-    if (!params) {
+    else if (!params)
         bh_check_report(fd, c.id, "WARN", "not run: %s", why);
+    if (!params) {
+        bh_plugin_release(&c.plugin);
         return 0;
     }
     bh_host_context()->params = params;
@@ -266,5 +267,7 @@ int bh_check_cycle(const cJSON *job, int fd)
                         c.be ? " on " : "", c.be ? c.be->id : "");
     bh_host_context()->params = NULL;
     cJSON_Delete(params);
+    bh_plugin_release(&c.backend_plugin);
+    bh_plugin_release(&c.plugin);
     return 0;
 }

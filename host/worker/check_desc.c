@@ -35,6 +35,7 @@ static void note(verdict *v, int level, const char *fmt, ...)
     va_end(ap);
 }
 
+/* "PASS", "WARN" or "FAIL" for a verdict level. */
 static const char *level_name(int level)
 {
     return level == 2 ? "FAIL" : level == 1 ? "WARN" : "PASS";

@@ -273,6 +273,7 @@ static int static_part(const char *path, int fd)
     }
     bh_check_report(fd, "entry.symbol", "PASS", "%s found",
                     BHOST_ENTRY_SYMBOL);
+    bh_check_stage(fd, "reading the entry's fields");
     if (!check_entry(fd, path, en))
         goto done;
     bh_host_api_clear_error();

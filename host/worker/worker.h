@@ -7,7 +7,9 @@
 
 /* Runs the job found on the job pipe. Returns the process exit status:
  * 0 when a result or description was sent (whatever the case status),
- * 2 for a malformed job, 3 when the plugin could not be loaded. */
+ * 2 for a malformed job, 3 when the plugin could not be loaded,
+ * BH_IPC_EXIT_PIPE_LOST (see ipc.h). The worker is killed by the
+ * kernel when its supervisor dies (PR_SET_PDEATHSIG). */
 int bh_worker_main(void);
 
 #endif

@@ -6,19 +6,25 @@
 #include "describe.h"
 #include "host_api.h"
 #include "ipc.h"
+#include "job.h"
 #include "loader.h"
 #include "run_case.h"
 #include "sysinfo.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-/* Reads the whole job pipe into a parsed JSON object, or NULL. */
+/* Reads the whole job pipe into a parsed and checked JSON object (see
+ * bh_job_parse), or NULL with e set. */
 static cJSON *read_job(bh_error *e)
 {
     char *buf = NULL;
@@ -41,20 +47,15 @@ static cJSON *read_job(bh_error *e)
         if (r == 0)
             break;
         len += (size_t)r;
-        if (len > (16u << 20)) {
+        if (len > BH_JOB_MAX_BYTES) {
             free(buf);
-            bh_error_set(e, "job larger than 16 MiB");
+            bh_error_set(e, "job larger than %u bytes", BH_JOB_MAX_BYTES);
             return NULL;
         }
     }
     close(BH_IPC_JOB_FD);
-    job = cJSON_ParseWithLength(buf ? buf : "", len);
+    job = bh_job_parse(buf, len, e);
     free(buf);
-    if (!cJSON_IsObject(job)) {
-        cJSON_Delete(job);
-        bh_error_set(e, "job is not a JSON object");
-        return NULL;
-    }
     return job;
 }
 
@@ -93,21 +94,35 @@ static int describe_mode(const cJSON *job)
     return 0;
 }
 
-/* Applies the per-worker limits of the job: memory and CPU pinning. */
+/* Applies the per-worker CPU pinning of the job. (The memory limit is
+ * enforced by the supervisor on the worker's resident set: an address
+ * space limit would break runtimes that reserve large virtual ranges.) */
 static int apply_limits(const cJSON *job, bh_error *e)
 {
-    double limit = bh_json_num(job, "memory_limit", 0);
-    const char *pin = bh_json_str(job, "pin", "none");
+    return bh_sysinfo_pin(bh_json_str(job, "pin", "none"), e);
+}
 
-    if (limit > 0) {
-        struct rlimit rl;
+/* Ties this worker's life to its supervisor: the kernel sends SIGKILL
+ * when the supervisor dies (even by SIGKILL), and a supervisor that died
+ * before that was armed is seen as a result pipe nobody reads any more.
+ * Returns 0, or -1 when the supervisor is already gone. */
+static int bind_to_supervisor(void)
+{
+    struct pollfd pf = {BH_IPC_RESULT_FD, POLLOUT, 0};
 
-        rl.rlim_cur = rl.rlim_max = (rlim_t)limit;
-        if (setrlimit(RLIMIT_AS, &rl) != 0)
-            return bh_error_set(e, "cannot set memory limit: %s",
-                                strerror(errno));
-    }
-    return bh_sysinfo_pin(pin, e);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    return poll(&pf, 1, 0) == 1 && (pf.revents & (POLLERR | POLLNVAL)) ? -1
+                                                                      : 0;
+}
+
+/* True when fd is still the pipe described by st (a plugin may close or
+ * replace the result pipe). */
+static int same_pipe(int fd, const struct stat *st)
+{
+    struct stat now;
+
+    return fstat(fd, &now) == 0 && S_ISFIFO(now.st_mode) &&
+           now.st_dev == st->st_dev && now.st_ino == st->st_ino;
 }
 
 int bh_worker_main(void)
@@ -117,12 +132,17 @@ int bh_worker_main(void)
     const char *mode;
     int rc;
     int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    struct stat pipe_st;
 
+    if (bind_to_supervisor() != 0)
+        return BH_IPC_EXIT_PIPE_LOST;
     if (devnull >= 0) {
         dup2(devnull, 0);
         close(devnull);
     }
     fcntl(BH_IPC_RESULT_FD, F_SETFD, FD_CLOEXEC);
+    if (fstat(BH_IPC_RESULT_FD, &pipe_st) != 0)
+        return BH_IPC_EXIT_PIPE_LOST;
     bh_host_api_set_log_fd(BH_IPC_RESULT_FD);
     job = read_job(&e);
     if (!job) {
@@ -146,5 +166,11 @@ int bh_worker_main(void)
         rc = 2;
     }
     cJSON_Delete(job);
+    if (!same_pipe(BH_IPC_RESULT_FD, &pipe_st)) {
+        fprintf(stderr, "bhost worker: the result pipe (fd %d) was closed or "
+                        "replaced during the job; the result is lost\n",
+                BH_IPC_RESULT_FD);
+        return BH_IPC_EXIT_PIPE_LOST;
+    }
     return rc;
 }

@@ -75,35 +75,54 @@ static uint64_t monotonic_ns(void)
 
 /* ---- Devices -------------------------------------------------------------- */
 
-/* Always one device: the machine. BHOST_E_INVALID for a NULL count. [main] */
+/* The number of devices (bh_cpu_topo_load): 1, or one per NUMA node with
+ * BHOST_CPU_DEVICES=numa. A malformed BHOST_CPU_DEVICES or
+ * BHOST_CPU_THREADS gives 0 devices and the reason. [main] */
 static bhost_status BHOST_ABI cpu_device_count(uint32_t *count)
 {
     if (count == NULL)
         return bh_cpu_fail(NULL, BHOST_E_INVALID, "device_count: NULL count");
-    *count = 1;
+    *count = 0;
+    if (bh_cpu_topo_load() != BHOST_OK) {
+        bh_cpu_fail(NULL, BHOST_E_INVALID, "%s", bh_cpu_topo_error());
+        return BHOST_OK;
+    }
+    *count = bh_cpu_topo_count();
     return BHOST_OK;
 }
 
-/* Writes the fields of the machine's description that fit in
+/* BHOST_OK when index names a device, else BHOST_E_INVALID after
+ * set_error(h). [main] */
+static bhost_status check_index(bhost_host *h, uint32_t index, const char *op)
+{
+    if (bh_cpu_topo_load() != BHOST_OK)
+        return bh_cpu_fail(h, BHOST_E_INVALID, "%s: %s", op, bh_cpu_topo_error());
+    if (index >= bh_cpu_topo_count())
+        return bh_cpu_fail(h, BHOST_E_INVALID,
+                           "%s: no device %" PRIu32 " (there are %" PRIu32 ")",
+                           op, index, bh_cpu_topo_count());
+    return BHOST_OK;
+}
+
+/* Writes the fields of device index's description that fit in
  * out->struct_size, leaving struct_size itself alone. [main] */
 static bhost_status BHOST_ABI cpu_device_info(uint32_t index,
                                               bhost_device_info *out)
 {
     bhost_device_info info;
     size_t n;
+    bhost_status st;
 
     if (out == NULL)
         return bh_cpu_fail(NULL, BHOST_E_INVALID, "device_info: NULL out");
-    if (index != 0)
-        return bh_cpu_fail(NULL, BHOST_E_INVALID,
-                           "device_info: no device %" PRIu32
-                           " (there is one)",
-                           index);
+    st = check_index(NULL, index, "device_info");
+    if (st != BHOST_OK)
+        return st;
     if (out->struct_size < sizeof(out->struct_size))
         return bh_cpu_fail(NULL, BHOST_E_INVALID,
                            "device_info: struct_size %" PRIu32 " too small",
                            out->struct_size);
-    bh_cpu_describe(&info);
+    bh_cpu_describe(index, &info);
     n = out->struct_size < sizeof(info) ? out->struct_size : sizeof(info);
     memcpy((char *)out + sizeof(out->struct_size),
            (const char *)&info + sizeof(info.struct_size),
@@ -111,24 +130,46 @@ static bhost_status BHOST_ABI cpu_device_info(uint32_t index,
     return BHOST_OK;
 }
 
-/* Opens device 0 for case h; *out is freed by close(). [main] */
+/* Opens device index for case h: binds the process to a NUMA device's
+ * CPUs, sets the BLAS thread count, logs both. *out is freed by close().
+ * [main] */
 static bhost_status BHOST_ABI cpu_open(uint32_t index, bhost_host *h,
                                        bhost_dev **out)
 {
+    const bh_cpu_dev_desc *d;
     bhost_dev *dev;
+    char msg[256];
+    bhost_status st;
 
     if (out == NULL)
         return bh_cpu_fail(h, BHOST_E_INVALID, "open: NULL out");
-    if (index != 0)
-        return bh_cpu_fail(h, BHOST_E_INVALID,
-                           "open: no device %" PRIu32 " (there is one)", index);
+    st = check_index(h, index, "open");
+    if (st != BHOST_OK)
+        return st;
+    d = bh_cpu_topo_desc(index);
     dev = malloc(sizeof(*dev));
     if (dev == NULL)
         return bh_cpu_fail(h, BHOST_E_NOMEM, "open: out of memory");
+    memset(dev, 0, sizeof(*dev));
     dev->magic = BH_CPU_DEV_MAGIC;
     dev->index = index;
     dev->h = h;
-    dev->live_bufs = 0;
+    if (bh_cpu_topo_bind(index) != 0) {
+        snprintf(msg, sizeof(msg),
+                 "backend-cpu: cannot bind to NUMA node %" PRId32
+                 "; threads may run anywhere", d->numa_node);
+        bh_cpu_api->log(h, BHOST_LOG_WARN, msg);
+    }
+    bh_cpu_blas_threads(d->threads);
+    snprintf(msg, sizeof(msg),
+             "backend-cpu: device %" PRIu32 " (%s%" PRId32 "): %" PRIu32
+             " BLAS threads%s; bf16/f16 gemm %s",
+             index, d->numa_node < 0 ? "machine" : "NUMA node ",
+             d->numa_node < 0 ? 0 : d->numa_node, d->threads,
+             getenv("BHOST_CPU_THREADS") ? " (BHOST_CPU_THREADS)" : "",
+             bh_cpu_sbgemm() ? "via cblas_sbgemm"
+                             : "converts inputs to f32 and calls sgemm");
+    bh_cpu_api->log(h, BHOST_LOG_INFO, msg);
     *out = dev;
     return BHOST_OK;
 }
@@ -148,18 +189,21 @@ static void BHOST_ABI cpu_close(bhost_dev *dev)
         bh_cpu_api->log(dev->h, BHOST_LOG_WARN, msg);
     }
     dev->magic = 0;
+    free(dev->scratch);
     free(dev);
 }
 
 /* ---- Memory --------------------------------------------------------------- */
 
-/* Allocates bytes (> 0) of BH_CPU_ALIGN-aligned host memory. Every flag
+/* Allocates bytes (> 0) of BH_CPU_ALIGN-aligned host memory, bound to
+ * the device's NUMA node when it is one (cpu_topo.c). Every flag
  * combination is host memory here. [instance] */
 static bhost_status BHOST_ABI cpu_alloc(bhost_dev *dev, uint64_t bytes,
                                         uint32_t flags, bhost_buf **out)
 {
     const uint32_t known = BHOST_MEM_HOST_PINNED | BHOST_MEM_HOST_VISIBLE;
     bhost_buf *buf;
+    int bound = 0;
     bhost_status st = bh_cpu_check_dev(dev, "alloc");
 
     if (st != BHOST_OK)
@@ -175,7 +219,8 @@ static bhost_status BHOST_ABI cpu_alloc(bhost_dev *dev, uint64_t bytes,
     buf = malloc(sizeof(*buf));
     if (buf == NULL)
         return bh_cpu_fail(dev->h, BHOST_E_NOMEM, "alloc: out of memory");
-    if (posix_memalign(&buf->ptr, BH_CPU_ALIGN, (size_t)bytes) != 0) {
+    buf->ptr = bh_cpu_topo_alloc(dev->index, (size_t)bytes, &bound);
+    if (buf->ptr == NULL) {
         free(buf);
         return bh_cpu_fail(dev->h, BHOST_E_NOMEM,
                            "alloc: cannot allocate %" PRIu64 " bytes", bytes);
@@ -184,6 +229,8 @@ static bhost_status BHOST_ABI cpu_alloc(bhost_dev *dev, uint64_t bytes,
     buf->flags = flags;
     buf->dev = dev;
     buf->size = bytes;
+    buf->bound = (uint32_t)bound;
+    buf->reserved = 0;
     dev->live_bufs++;
     *out = buf;
     return BHOST_OK;
@@ -196,7 +243,7 @@ static void BHOST_ABI cpu_free(bhost_dev *dev, bhost_buf *buf)
         buf->magic != BH_CPU_BUF_MAGIC || buf->dev != dev)
         return;
     buf->magic = 0;
-    free(buf->ptr);
+    bh_cpu_topo_free(buf->ptr, (size_t)buf->size, (int)buf->bound);
     free(buf);
     dev->live_bufs--;
 }
@@ -459,9 +506,11 @@ static bhost_status BHOST_ABI cpu_init(const bhost_host_api *api)
     return BHOST_OK;
 }
 
-/* Forgets the host API. OpenBLAS keeps its own thread pool. [main] */
+/* Releases the topology and forgets the host API. OpenBLAS keeps its own
+ * thread pool. [main] */
 static void BHOST_ABI cpu_deinit(void)
 {
+    bh_cpu_topo_unload();
     bh_cpu_api = NULL;
 }
 
@@ -481,7 +530,8 @@ const bhost_entry bhost_entry_v1 = {
     "org.bhost.backend-cpu",
     "backend-cpu",
     BH_PLUGIN_VERSION,
-    "CPU backend: host memory, CLOCK_MONOTONIC events, OpenBLAS kernels",
+    "CPU backend: the machine or its NUMA nodes (hwloc), bound host memory, "
+    "CLOCK_MONOTONIC events, OpenBLAS kernels",
     cpu_init,
     cpu_deinit,
     cpu_get_interface,

@@ -1,5 +1,8 @@
 /*
- * cpu_info.c -- describes the machine as the CPU backend's one device.
+ * cpu_info.c -- describes a CPU backend device: the machine or one NUMA
+ * node. runtime_version records the BLAS, its kernel set, the thread
+ * count and how bf16/f16 gemm runs, e.g.
+ * "OpenBLAS 0.3.21 Cooperlake; 2 threads; bf16/f16 via f32".
  */
 #define _GNU_SOURCE
 #include "backend_cpu.h"
@@ -98,55 +101,54 @@ static void vendor_name(char *out, size_t cap)
     }
 }
 
-/* Copies src into out (cap bytes), cutting at the last space that fits
- * rather than mid-word when src is too long. */
-static void copy_words(char *out, size_t cap, const char *src)
+/* The BLAS version and kernel set ("OpenBLAS 0.3.21 Cooperlake"), or
+ * "CBLAS" when the library does not say. */
+static void blas_name(char *out, size_t cap)
 {
-    size_t len = strlen(src);
+#if defined(BH_HAVE_OPENBLAS_CONFIG)
+    char ver[32] = "";
+    const char *cfg = openblas_get_config();
+    const char *core = openblas_get_corename();
 
-    if (len < cap) {
-        memcpy(out, src, len + 1);
-        return;
-    }
-    len = cap - 1;
-    while (len > 0 && src[len] != ' ')
-        len--;
-    if (len == 0)
-        len = cap - 1;
-    memcpy(out, src, len);
-    out[len] = '\0';
+    if (cfg == NULL || sscanf(cfg, "OpenBLAS %31s", ver) != 1)
+        snprintf(ver, sizeof(ver), "?");
+    snprintf(out, cap, "OpenBLAS %s %.24s", ver, core != NULL ? core : "");
+#else
+    snprintf(out, cap, "CBLAS");
+#endif
 }
 
-void bh_cpu_describe(bhost_device_info *info)
+void bh_cpu_describe(uint32_t index, bhost_device_info *info)
 {
+    const bh_cpu_dev_desc *d = bh_cpu_topo_desc(index);
     struct utsname uts;
     struct timespec res;
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    long pages = sysconf(_SC_PHYS_PAGES);
-    long page_size = sysconf(_SC_PAGESIZE);
+    char blas[48];
 
     memset(info, 0, sizeof(*info));
     info->struct_size = sizeof(*info);
-    info->compute_units = cores > 0 ? (uint32_t)cores : 0;
     if (uname(&uts) != 0)
         memset(&uts, 0, sizeof(uts));
-    if (!cpuinfo_value("model name", info->name, sizeof(info->name)))
-        snprintf(info->name, sizeof(info->name), "%s processor",
+    if (!cpuinfo_value("model name", info->name, sizeof(info->name) - 24))
+        snprintf(info->name, sizeof(info->name) - 24, "%s processor",
                  uts.machine[0] != '\0' ? uts.machine : "unknown");
+    if (d != NULL && d->numa_node >= 0)
+        snprintf(info->name + strlen(info->name), 24, " (NUMA node %d)",
+                 (int)d->numa_node);
     vendor_name(info->vendor, sizeof(info->vendor));
     snprintf(info->driver_version, sizeof(info->driver_version), "%.15s %.47s",
              uts.sysname, uts.release);
-#if defined(BH_HAVE_OPENBLAS_CONFIG)
-    copy_words(info->runtime_version, sizeof(info->runtime_version),
-               openblas_get_config());
-#else
-    snprintf(info->runtime_version, sizeof(info->runtime_version), "CBLAS");
-#endif
-    if (pages > 0 && page_size > 0)
-        info->global_mem_bytes = (uint64_t)pages * (uint64_t)page_size;
-    info->caps = BHOST_CAP_F64 | BHOST_CAP_I8 | BHOST_CAP_UNIFIED_MEM |
-                 BHOST_CAP_EVENT_TIMING | BHOST_CAP_KERNEL_GEMM |
-                 BHOST_CAP_KERNEL_AXPY | BHOST_CAP_KERNEL_REDUCE;
+    blas_name(blas, sizeof(blas));
+    snprintf(info->runtime_version, sizeof(info->runtime_version),
+             "%.30s; %u threads; bf16/f16 %s", blas,
+             d != NULL ? (unsigned)d->threads : 1u,
+             bh_cpu_sbgemm() != NULL ? "sbgemm" : "via f32");
+    info->compute_units = d != NULL ? d->cpus : 0;
+    info->global_mem_bytes = d != NULL ? d->mem_bytes : 0;
+    info->caps = BHOST_CAP_F64 | BHOST_CAP_F16 | BHOST_CAP_BF16 | BHOST_CAP_I8 |
+                 BHOST_CAP_UNIFIED_MEM | BHOST_CAP_EVENT_TIMING |
+                 BHOST_CAP_KERNEL_GEMM | BHOST_CAP_KERNEL_AXPY |
+                 BHOST_CAP_KERNEL_REDUCE;
     if (clock_getres(CLOCK_MONOTONIC, &res) == 0)
         info->timer_resolution_ns =
             (double)res.tv_sec * 1e9 + (double)res.tv_nsec;

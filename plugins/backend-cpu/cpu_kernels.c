@@ -1,19 +1,37 @@
 /*
  * cpu_kernels.c -- gemm, axpy and reduce for the CPU backend. gemm and axpy
- * call CBLAS (OpenBLAS); reduce is a plain loop. Every argument is checked
- * first, so BLAS never sees a value its xerbla() would print about.
+ * call CBLAS (OpenBLAS); gemm also takes bf16 or f16 inputs with f32
+ * output (cpu_convert.c); reduce is a plain loop. Every argument is
+ * checked first, so BLAS never sees a value its xerbla() would print
+ * about.
  */
 #include "backend_cpu.h"
 
 #include <cblas.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Bytes per element of the dtypes these kernels take; 0 for the others. */
 static uint64_t elem_size(bhost_dtype t)
 {
     return t == BHOST_DTYPE_F32 ? 4 : t == BHOST_DTYPE_F64 ? 8 : 0;
+}
+
+/* True for the half-precision gemm input types. */
+static int is_half(bhost_dtype t)
+{
+    return t == BHOST_DTYPE_BF16 || t == BHOST_DTYPE_F16;
+}
+
+void bh_cpu_blas_threads(uint32_t n)
+{
+#if defined(BH_HAVE_OPENBLAS_THREADS)
+    openblas_set_num_threads((int)(n > INT_MAX ? INT_MAX : n));
+#else
+    (void)n;
+#endif
 }
 
 /* Common checks of every kernel's dev and stream arguments. */
@@ -64,12 +82,14 @@ static bhost_status check_matrix(const bhost_dev *dev, const bhost_buf *buf,
     return bh_cpu_check_range(dev, buf, 0, bytes, "gemm", what);
 }
 
-/* Checks the gemm arguments: one dtype (F32 or F64) throughout, flags 0/1,
- * dimensions within BLAS's int, operands inside their buffers, C distinct
- * from A and B. */
+/* Checks the gemm arguments: one dtype (F32 or F64) throughout, or bf16
+ * or f16 A and B with F32 C and compute type; flags 0/1, dimensions within
+ * BLAS's int, operands inside their buffers, C distinct from A and B. */
 static bhost_status check_gemm(const bhost_dev *dev, const bhost_gemm_args *g)
 {
-    uint64_t es = elem_size(g->c_type);
+    int half = is_half(g->a_type) && g->b_type == g->a_type &&
+               g->c_type == BHOST_DTYPE_F32 && g->compute_type == BHOST_DTYPE_F32;
+    uint64_t es = elem_size(g->c_type), ein = half ? 2 : es;
     bhost_status st;
 
     if (!BHOST_HAS(bhost_gemm_args, g, c) || g->reserved != 0)
@@ -77,12 +97,13 @@ static bhost_status check_gemm(const bhost_dev *dev, const bhost_gemm_args *g)
                            "gemm: struct_size %" PRIu32
                            " too small or reserved != 0",
                            g->struct_size);
-    if (es == 0 || g->a_type != g->c_type || g->b_type != g->c_type ||
-        g->compute_type != g->c_type)
+    if (!half && (es == 0 || g->a_type != g->c_type || g->b_type != g->c_type ||
+                  g->compute_type != g->c_type))
         return bh_cpu_fail(dev->h, BHOST_E_UNSUPPORTED,
                            "gemm: dtypes a=%" PRId32 " b=%" PRId32
                            " c=%" PRId32 " compute=%" PRId32
-                           " unsupported (all F32 or all F64 only)",
+                           " unsupported (all F32, all F64, or BF16/F16 a and "
+                           "b with F32 c and compute)",
                            g->a_type, g->b_type, g->c_type, g->compute_type);
     if (g->trans_a > 1 || g->trans_b > 1)
         return bh_cpu_fail(dev->h, BHOST_E_INVALID,
@@ -92,10 +113,10 @@ static bhost_status check_gemm(const bhost_dev *dev, const bhost_gemm_args *g)
         return bh_cpu_fail(dev->h, BHOST_E_UNSUPPORTED,
                            "gemm: dimensions exceed the BLAS int range");
     st = check_matrix(dev, g->a, g->trans_a ? g->k : g->m,
-                      g->trans_a ? g->m : g->k, g->lda, es, "a");
+                      g->trans_a ? g->m : g->k, g->lda, ein, "a");
     if (st == BHOST_OK)
         st = check_matrix(dev, g->b, g->trans_b ? g->n : g->k,
-                          g->trans_b ? g->k : g->n, g->ldb, es, "b");
+                          g->trans_b ? g->k : g->n, g->ldb, ein, "b");
     if (st == BHOST_OK)
         st = check_matrix(dev, g->c, g->m, g->n, g->ldc, es, "c");
     if (st == BHOST_OK && (g->c == g->a || g->c == g->b))
@@ -104,8 +125,50 @@ static bhost_status check_gemm(const bhost_dev *dev, const bhost_gemm_args *g)
     return st;
 }
 
-/* C = alpha * op(A) * op(B) + beta * C through cblas_[sd]gemm, column-major.
- * Runs to completion before returning. [instance] */
+/* Half-precision gemm: cblas_sbgemm for bf16 where the library has it,
+ * else A and B converted to f32 in the device's scratch, then sgemm. */
+static bhost_status gemm_half(bhost_dev *dev, const bhost_gemm_args *g)
+{
+    CBLAS_TRANSPOSE ta = g->trans_a ? CblasTrans : CblasNoTrans;
+    CBLAS_TRANSPOSE tb = g->trans_b ? CblasTrans : CblasNoTrans;
+    uint64_t na = matrix_bytes(g->trans_a ? g->k : g->m, g->trans_a ? g->m : g->k,
+                               g->lda, 1);
+    uint64_t nb = matrix_bytes(g->trans_b ? g->n : g->k, g->trans_b ? g->k : g->n,
+                               g->ldb, 1);
+    bh_cpu_sbgemm_fn sb = bh_cpu_sbgemm();
+    int bf16 = g->a_type == BHOST_DTYPE_BF16;
+
+    if (bf16 && sb != NULL) {
+        sb(CblasColMajor, ta, tb, (int)g->m, (int)g->n, (int)g->k,
+           (float)g->alpha, g->a->ptr, (int)g->lda, g->b->ptr, (int)g->ldb,
+           (float)g->beta, g->c->ptr, (int)g->ldc);
+        return BHOST_OK;
+    }
+    if (dev->scratch_elems < na + nb) {
+        void *p = NULL;
+
+        free(dev->scratch);
+        dev->scratch = NULL;
+        dev->scratch_elems = 0;
+        if (na + nb > SIZE_MAX / sizeof(float) ||
+            posix_memalign(&p, BH_CPU_ALIGN, (size_t)(na + nb) * sizeof(float)) != 0)
+            return bh_cpu_fail(dev->h, BHOST_E_NOMEM,
+                               "gemm: no memory to convert %" PRIu64
+                               " half-precision inputs", na + nb);
+        dev->scratch = p;
+        dev->scratch_elems = na + nb;
+    }
+    bh_cpu_half_to_f32(g->a->ptr, dev->scratch, na, bf16);
+    bh_cpu_half_to_f32(g->b->ptr, dev->scratch + na, nb, bf16);
+    cblas_sgemm(CblasColMajor, ta, tb, (int)g->m, (int)g->n, (int)g->k,
+                (float)g->alpha, dev->scratch, (int)g->lda, dev->scratch + na,
+                (int)g->ldb, (float)g->beta, g->c->ptr, (int)g->ldc);
+    return BHOST_OK;
+}
+
+/* C = alpha * op(A) * op(B) + beta * C through cblas_[sd]gemm, column-major
+ * (half-precision inputs: gemm_half). Runs to completion before returning.
+ * [instance] */
 static bhost_status BHOST_ABI gemm_run(bhost_dev *dev, bhost_stream *s,
                                        const bhost_gemm_args *g)
 {
@@ -115,6 +178,10 @@ static bhost_status BHOST_ABI gemm_run(bhost_dev *dev, bhost_stream *s,
         st = check_gemm(dev, g);
     if (st != BHOST_OK)
         return st;
+    if (g->m == 0 || g->n == 0)
+        return BHOST_OK;
+    if (is_half(g->a_type))
+        return gemm_half(dev, g);
     if (g->c_type == BHOST_DTYPE_F32)
         cblas_sgemm(CblasColMajor, g->trans_a ? CblasTrans : CblasNoTrans,
                     g->trans_b ? CblasTrans : CblasNoTrans, (int)g->m,

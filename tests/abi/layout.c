@@ -6,6 +6,11 @@
  * The numbers are literals on purpose: a change to any of them is an ABI
  * break (or an append, which changes only a sizeof) and must be deliberate.
  * Appending a field: update that struct's SIZE line and add an OFFSET line.
+ *
+ * It is also compiled against the frozen header tests/abi/headers/1.0, so
+ * every assert here must hold for the 1.0 release too: when a minor
+ * appends a field, guard its new SIZE and OFFSET lines with
+ * #if BHOST_ABI_MINOR >= <that minor> and keep the 1.0 SIZE in the #else.
  */
 #include <bhost/plugin.h>
 

@@ -110,7 +110,7 @@ static void assert_default_settings(const bh_settings *s)
     assert_int_equal(s->warmup_ns, 100 * MS);
     assert_int_equal(s->sample_time_ns, 0);
     assert_int_equal(s->samples, 10);
-    assert_int_equal(s->runs, 5);
+    assert_int_equal(s->runs, 10);
     assert_int_equal(s->max_time_ns, 120 * SEC);
     assert_int_equal(s->timeout_ns, 60 * SEC);
     assert_int_equal(s->seed, 0x5eed);

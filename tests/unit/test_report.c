@@ -1,4 +1,5 @@
-/* Unit tests for host/report: unit formatting and the console table. */
+/* Unit tests for host/report: unit formatting, the console table, escaping
+ * and every export format, on a small result document written inline. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -7,14 +8,21 @@
 
 #include <cmocka.h>
 
+#include "bh_fs.h"
 #include "bh_mem.h"
 #include "console.h"
+#include "report.h"
+#include "report_case.h"
+#include "report_text.h"
+#include "result_read.h"
 #include "units.h"
 
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- units ------------------------------------------------------------ */
 
@@ -99,60 +107,102 @@ static void test_fmt_rounding_boundaries(void **state)
     expect_rate(999.95e9, "FLOP/s", "1.00 TFLOP/s");
 }
 
-/* ---- console ---------------------------------------------------------- */
+/* ---- a result document with every kind of case ------------------------ */
 
-static bh_case *add_case(bh_plan *plan, const char *id, bh_status st,
-                         const char *msg)
+/* Turns the JSON written as macro arguments into a C string. */
+#define J(...) #__VA_ARGS__
+
+static const char fixture[] = J({
+    "schema": "bhost.result/1",
+    "run": {"config": {"name": "fx", "path": "cfg/fx.yaml", "hash": "h1"},
+            "started_at": "2026-01-01T00:00:00Z", "duration_s": 2.5,
+            "host_version": "0.1.0", "seed": "0x1", "complete": true},
+    "system": {"hostname": "box", "cpu": {"logical_cores": 4},
+               "caches": [{"level": 1, "type": "data", "size_bytes": 32768, "count": 4}]},
+    "cases": [
+      {"id": "fx/memcpy[bytes=1]@cpu:0", "plugin": "fx", "benchmark": "memcpy",
+       "params": {"bytes": 1}, "backend": "cpu", "device": 0, "status": "ok",
+       "runs": [{"index": 0, "status": "ok", "samples": [[10, 1000], [10, 1200], [10, 1100]],
+                 "wall_ns": 1000000000, "bytes_per_iter": 64},
+                {"index": 1, "status": "ok", "samples": [[10, 1300], [10, 1000]],
+                 "wall_ns": 500000000, "bytes_per_iter": 64}],
+       "summary": {"median": 110.25, "median_ci_lo": 100, "median_ci_hi": 120.25,
+                   "median_ci_level": 0.99, "runs": 2, "n": 5, "cv": 0.1,
+                   "between_run_cv": 0.0321, "q1": 100, "q3": 120, "p5": 90, "p95": 130},
+       "throughput": {"bytes_per_s": 579185520.36199093},
+       "roofline": {"fraction": 0.5, "bound": "memory", "attainable": 1.2e9, "unit": "B/s"},
+       "metrics": {},
+       "verdict": {"verdict": "regressed", "severity": "critical", "metrics": [
+         {"metric": "time", "unit": "ns/iter", "direction": "lower", "verdict": "regressed",
+          "severity": "critical", "change": 0.12, "change_lo": 0.1, "change_hi": null,
+          "p": 0.001, "q": 0.002, "baseline": {"median": 98.4375},
+          "candidate": {"median": 110.25}, "thresholds": {"noise_floor": 0.01}}]}},
+      {"id": "fx/memcpy[bytes=1]@cuda:0", "plugin": "fx", "benchmark": "memcpy",
+       "params": {"bytes": 1}, "backend": "cuda", "device": 0, "status": "ok",
+       "runs": [{"index": 0, "status": "ok", "samples": [[10, 500], [10, 600]]}],
+       "summary": {"median": 55, "median_ci_lo": 50, "median_ci_hi": 60, "runs": 1, "n": 2,
+                   "cv": 0.05},
+       "metrics": {},
+       "verdict": {"verdict": "improved", "change": -0.2, "lo": -0.25, "hi": -0.15}},
+      {"id": "fx/crash", "plugin": "fx", "benchmark": "crash", "params": {},
+       "status": "crashed", "message": "killed by SIGSEGV <x> & \"q\"",
+       "runs": [{"index": 0, "status": "crashed", "samples": [], "log":
+         "line01\nline02\nline03\nline04\nline05\nline06\nline07\nline08\nline09\nline10\nline11\nline12\nline13\nline14\nline15\nline16\nline17\nline18\nline19\nline20\n"}],
+       "summary": null, "verdict": null},
+      {"id": "fx/skip", "plugin": "fx", "benchmark": "skip", "params": {},
+       "status": "skipped", "message": "not here, sorry", "runs": [], "summary": null,
+       "verdict": null},
+      {"id": "fx/llm[model=a,b]", "plugin": "fx", "benchmark": "llm",
+       "params": {"model": "a,b"}, "status": "ok",
+       "runs": [{"index": 0, "status": "ok", "samples": [[1, 2000], [1, 2200]]},
+                {"index": 1, "status": "ok", "samples": [[1, 2100], [1, 2300]]},
+                {"index": 2, "status": "failed", "samples": []}],
+       "summary": {"median": 2150, "median_ci_lo": 2000, "median_ci_hi": 2300, "runs": 2,
+                   "n": 4, "cv": 0.06, "between_run_cv": 0.04},
+       "metrics": {"tokens_per_s": {"unit": "tokens/s", "direction": "higher",
+                                     "values": [1000, 1200, 1100]}},
+       "verdict": {"verdict": "regressed", "severity": "warning", "metrics": [
+         {"metric": "time", "verdict": "no change", "change": 0.001, "change_lo": -0.01,
+          "change_hi": 0.01},
+         {"metric": "tokens_per_s", "unit": "tokens/s", "direction": "higher",
+          "verdict": "regressed", "severity": "warning", "change": -0.05,
+          "change_lo": -0.07, "change_hi": -0.03, "q": 0.01}]}}
+    ]
+});
+
+static cJSON *load_fixture(void)
 {
-    bh_case c;
+    cJSON *doc = cJSON_Parse(fixture);
+    bh_error e = {""};
 
-    memset(&c, 0, sizeof(c));
-    c.id = bh_xstrdup(id);
-    c.plugin = bh_xstrdup("fx");
-    c.status = st;
-    c.message = msg ? bh_xstrdup(msg) : NULL;
-    c.device = -1;
-    BH_PUSH(plan->cases, plan->n, plan->cap, c);
-    return &plan->cases[plan->n - 1];
+    if (!doc)
+        fail_msg("fixture is not JSON near: %.40s", cJSON_GetErrorPtr());
+    if (bh_result_validate(doc, "fixture", &e) != 0)
+        fail_msg("%s", e.msg);
+    return doc;
 }
 
-/* A plan of four cases: one ok with a summary and a throughput, three
- * that did not end ok. */
-static void make_plan(bh_plan *plan, const char *long_id)
+static void assert_has(const char *hay, const char *needle)
 {
-    bh_case *c;
-
-    memset(plan, 0, sizeof(*plan));
-    c = add_case(plan, "fx/ok[n=16]", BH_ST_OK, NULL);
-    c->has_summary = 1;
-    c->summary.median = 1234.5;
-    c->summary.median_ci_lo = 1200;
-    c->summary.median_ci_hi = 1300;
-    c->summary.n_runs = 3;
-    c->summary.between_run_cv = 0.0321;
-    c->summary.cv = 0.5;
-    c->n_runs = 1;
-    c->runs = bh_xcalloc(1, sizeof(bh_run));
-    c->runs[0].status = BH_ST_OK;
-    c->runs[0].done = 1;
-    c->runs[0].result = cJSON_Parse("{\"t\":\"result\",\"status\":\"ok\","
-                                    "\"items_per_iter\":1000}");
-    add_case(plan, "fx/crash", BH_ST_CRASHED,
-             "killed by SIGSEGV (Segmentation fault)");
-    add_case(plan, "fx/skip", BH_ST_SKIPPED, "create: not applicable");
-    add_case(plan, long_id, BH_ST_FAILED, "setup: setup refused");
+    if (!hay || !strstr(hay, needle))
+        fail_msg("'%s' lacks '%s'", hay ? hay : "(null)", needle);
 }
 
-static char *print_plan(const bh_plan *plan, int color)
+static void assert_before(const char *hay, const char *a, const char *b)
 {
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
+    const char *pa = strstr(hay, a), *pb = strstr(hay, b);
 
-    assert_non_null(f);
-    bh_console_print(f, plan, color);
-    fclose(f);
-    return text;
+    if (!pa || !pb || pa >= pb)
+        fail_msg("expected '%s' before '%s'", a, b);
+}
+
+static size_t count_of(const char *hay, const char *needle)
+{
+    size_t n = 0;
+
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
 }
 
 /* The line of text that starts with prefix, or NULL (free() it). */
@@ -171,114 +221,556 @@ static char *line_starting(const char *text, const char *prefix)
     return NULL;
 }
 
-static void assert_has(const char *hay, const char *needle)
+static char *render(bh_report_format f, const cJSON *doc)
 {
-    if (!hay || !strstr(hay, needle))
-        fail_msg("'%s' lacks '%s'", hay ? hay : "(null)", needle);
+    bh_strbuf b = BH_STRBUF_INIT;
+
+    bh_report_render(f, doc, NULL, &b);
+    return bh_strbuf_detach(&b);
+}
+
+/* ---- rows ------------------------------------------------------------- */
+
+static void test_rows(void **state)
+{
+    cJSON *doc = load_fixture();
+    bh_report_rows rows;
+    const bh_report_row *r;
+
+    (void)state;
+    bh_report_rows_load(doc, &rows);
+    assert_int_equal(rows.n, 5);
+    assert_int_equal(rows.n_verdicts, 3);
+    assert_int_equal(rows.n_roofline, 1);
+    r = &rows.v[0];
+    assert_string_equal(r->group, "fx/memcpy");
+    assert_string_equal(r->rest, "[bytes=1]@cpu:0");
+    assert_string_equal(r->op, "fx/memcpy[bytes=1]");
+    assert_string_equal(r->at, "@cpu:0");
+    assert_true(r->head != NULL);
+    assert_true(r->head->hi == INFINITY); /* null end: unbounded */
+    assert_true(r->head->change == 0.12);
+    assert_string_equal(r->rate_unit, "B/s");
+    assert_true(fabs(r->wall_s - 1.5) < 1e-12);
+    /* a flat verdict object */
+    r = &rows.v[1];
+    assert_string_equal(r->verdict, "improved");
+    assert_true(r->head && r->head->lo == -0.25 && r->head->hi == -0.15);
+    /* the headline comes from the metric with the headline verdict */
+    r = &rows.v[4];
+    assert_string_equal(r->head->metric, "tokens_per_s");
+    assert_true(r->head->higher_better);
+    assert_string_equal(r->rate_unit, "tokens/s");
+    assert_true(r->rate == 1100);
+    assert_string_equal(r->at, "");
+    assert_string_equal(r->op, r->id);
+    assert_false(rows.v[2].has_summary);
+    assert_int_equal(bh_report_verdict_rank("regressed", "critical"), 0);
+    assert_int_equal(bh_report_verdict_rank("improved", NULL), 3);
+    assert_int_equal(bh_report_verdict_rank(NULL, NULL), 9);
+    bh_report_rows_free(&rows);
+    cJSON_Delete(doc);
+}
+
+/* ---- console ---------------------------------------------------------- */
+
+static char *console(const cJSON *doc, int color, int verbose)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    bh_report_console_opts o = {color, verbose};
+
+    assert_non_null(f);
+    bh_report_console(f, doc, &o);
+    fclose(f);
+    return text;
 }
 
 static void test_console_table(void **state)
 {
-    char long_id[101];
-    bh_plan plan;
-    char *out;
+    cJSON *doc = load_fixture();
+    char *out = console(doc, 0, 0);
     char *row;
 
     (void)state;
-    memset(long_id, 'x', 100);
-    memcpy(long_id, "fx/long", 7);
-    long_id[100] = '\0';
-    make_plan(&plan, long_id);
-    out = print_plan(&plan, 0);
-    assert_null(strchr(out, '\033')); /* no colors when asked not to */
-
+    assert_null(strchr(out, '\033'));
     row = line_starting(out, "case");
     assert_non_null(row);
-    assert_has(row, "status");
     assert_has(row, "median");
     assert_has(row, "99% CI");
-    assert_has(row, "CV");
     assert_has(row, "throughput");
+    assert_has(row, "roofline");
+    assert_has(row, "verdict");
     free(row);
-
-    row = line_starting(out, "fx/ok[n=16] ");
+    /* grouped: a group line, then the rest of each id indented */
+    assert_has(out, "\nfx/memcpy\n  [bytes=1]@cpu:0 ");
+    row = line_starting(out, "  [bytes=1]@cpu:0");
     assert_non_null(row);
     assert_has(row, " ok ");
-    assert_has(row, "1.23 us");
-    assert_has(row, "[1.20 us, 1.30 us]");
-    assert_has(row, "3.21%"); /* between-run CV when there are runs */
-    assert_has(row, "810 Mitems/s");
+    assert_has(row, "110 ns");
+    assert_has(row, "[100 ns, 120 ns]");
+    assert_has(row, "3.21%");
+    assert_has(row, "579 MB/s");
+    assert_has(row, "50% mem");
+    assert_has(row, "regressed (critical) +12.0%");
     free(row);
-
-    row = line_starting(out, "fx/crash ");
+    row = line_starting(out, "  [bytes=1]@cuda:0");
+    assert_has(row, "improved -20.0%");
+    free(row);
+    /* a group of one case stays on one line */
+    row = line_starting(out, "fx/llm[model=a,b] ");
     assert_non_null(row);
+    assert_has(row, "1.10 ktokens/s");
+    assert_has(row, "regressed (warning) -5.0%");
+    free(row);
+    row = line_starting(out, "fx/crash ");
     assert_has(row, "crashed");
     free(row);
-    row = line_starting(out, "fx/skip ");
-    assert_non_null(row);
-    assert_has(row, "skipped");
-    free(row);
-    /* an overlong id is cut in the table ... */
-    row = line_starting(out, "fx/long");
-    assert_non_null(row);
-    assert_has(row, "failed");
-    assert_null(strstr(row, long_id));
-    free(row);
-
-    /* ... and printed whole with the message of every non-ok case */
-    assert_has(out, "  fx/crash: crashed: killed by SIGSEGV (Segmentation "
-                    "fault)\n");
-    assert_has(out, "  fx/skip: skipped: create: not applicable\n");
-    assert_has(out, long_id);
-    assert_has(out, ": failed: setup: setup refused\n");
-    assert_null(strstr(out, "  fx/ok[n=16]: "));
-
-    /* the count line, statuses in their fixed order */
-    assert_has(out, "4 cases: 1 ok 1 skipped 1 failed 1 crashed\n");
+    assert_has(out, "  fx/crash: crashed: killed by SIGSEGV <x> & \"q\"\n");
+    assert_has(out, "  fx/skip: skipped: not here, sorry\n");
+    assert_has(out, "5 cases: 3 ok 1 skipped 1 crashed\n");
+    assert_null(strstr(out, "line20")); /* logs only with verbose */
     free(out);
 
-    out = print_plan(&plan, 1);
-    assert_has(out, "\033[32mok");
+    out = console(doc, 1, 0);
+    assert_has(out, "\033[31mregressed (critical) +12.0%\033[0m");
+    assert_has(out, "\033[32mimproved -20.0%");
     assert_has(out, "\033[31mcrashed");
     assert_has(out, "\033[33mskipped");
     free(out);
-    bh_plan_free(&plan);
+    cJSON_Delete(doc);
 }
 
-static void test_console_single_run_and_empty(void **state)
+static void test_console_verbose(void **state)
 {
-    bh_plan plan;
-    bh_case *c;
-    char *out;
-    char *row;
+    cJSON *doc = load_fixture();
+    char *out = console(doc, 0, 1);
 
     (void)state;
-    memset(&plan, 0, sizeof(plan));
-    out = print_plan(&plan, 0);
-    assert_has(out, "0 cases:\n");
+    assert_has(out, "fx/crash: crashed\n");
+    assert_has(out, "    run 0: crashed, 0 samples");
+    assert_has(out, "      plugin log (last lines):\n      | ...\n      | line09\n");
+    assert_has(out, "      | line20\n");
+    assert_null(strstr(out, "line08"));
+    assert_has(out, "    run 1: ok, 2 samples, median 115 ns");
+    /* ok runs show no log */
+    assert_int_equal(count_of(out, "plugin log"), 1);
     free(out);
-
-    c = add_case(&plan, "fx/one", BH_ST_OK, NULL);
-    c->has_summary = 1;
-    c->summary.median = 0.5;
-    c->summary.median_ci_lo = -INFINITY;
-    c->summary.median_ci_hi = INFINITY;
-    c->summary.n_runs = 1;
-    c->summary.cv = 0.1234;
-    c->summary.between_run_cv = NAN;
-    out = print_plan(&plan, 0);
-    row = line_starting(out, "fx/one ");
-    assert_non_null(row);
-    assert_has(row, "500 ps");
-    assert_has(row, "12.34%"); /* one run: the sample CV */
-    assert_null(strstr(row, "inf"));
-    assert_null(strstr(row, "nan"));
-    free(row);
-    assert_has(out, "1 cases: 1 ok\n");
-    free(out);
-    bh_plan_free(&plan);
+    cJSON_Delete(doc);
 }
 
+static void test_console_empty_and_no_color(void **state)
+{
+    cJSON *doc = cJSON_Parse(J({"schema": "bhost.result/1", "run": {}, "cases": []}));
+    char *out = console(doc, 0, 0);
+
+    (void)state;
+    assert_has(out, "0 cases:\n");
+    assert_null(strstr(out, "verdict"));
+    free(out);
+    cJSON_Delete(doc);
+    setenv("NO_COLOR", "1", 1);
+    assert_false(bh_report_use_color(1));
+    unsetenv("NO_COLOR");
+    setenv("TERM", "dumb", 1);
+    assert_false(bh_report_use_color(1));
+}
+
+/* ---- escaping --------------------------------------------------------- */
+
+static char *esc(void (*fn)(bh_strbuf *, const char *), const char *s)
+{
+    bh_strbuf b = BH_STRBUF_INIT;
+
+    fn(&b, s);
+    return bh_strbuf_detach(&b);
+}
+
+static void expect_esc(void (*fn)(bh_strbuf *, const char *), const char *in, const char *want)
+{
+    char *got = esc(fn, in);
+
+    if (strcmp(got, want) != 0)
+        fail_msg("escaped '%s' as '%s', expected '%s'", in, got, want);
+    free(got);
+}
+
+static void test_escaping(void **state)
+{
+    (void)state;
+    expect_esc(bh_report_xml_escape, "a<b>&\"'", "a&lt;b&gt;&amp;&quot;&#39;");
+    expect_esc(bh_report_xml_escape, "tab\tnl\ncr\r", "tab\tnl\ncr\r");
+    expect_esc(bh_report_xml_escape, "c\x01z", "c\xef\xbf\xbdz");  /* control: U+FFFD */
+    expect_esc(bh_report_xml_escape, "b\xffz", "b\xef\xbf\xbdz");  /* invalid UTF-8 */
+    expect_esc(bh_report_xml_escape, "\xc3\xbc\xe6\xbc\xa2", "\xc3\xbc\xe6\xbc\xa2");
+    expect_esc(bh_report_xml_escape, "\xed\xa0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+    expect_esc(bh_report_csv_field, "plain", "plain");
+    expect_esc(bh_report_csv_field, "a,b", "\"a,b\"");
+    expect_esc(bh_report_csv_field, "say \"hi\"", "\"say \"\"hi\"\"\"");
+    expect_esc(bh_report_csv_field, "l1\nl2", "\"l1\nl2\"");
+    expect_esc(bh_report_md_escape, "a|b<c>&d_e\nf", "a\\|b&lt;c&gt;&amp;d\\_e f");
+}
+
+/* ---- Markdown --------------------------------------------------------- */
+
+static void test_markdown(void **state)
+{
+    cJSON *doc = load_fixture();
+    char *md = render(BH_REPORT_MARKDOWN, doc);
+
+    (void)state;
+    assert_has(md, "## bhost: fx \xe2\x80\x94 5 cases, 2 regressed (1 critical), 1 improved, "
+                   "1 failed\n");
+    assert_before(md, "### Regressions (2)", "### Improvements (1)");
+    assert_before(md, "### Improvements (1)", "### Not ok (2)");
+    assert_before(md, "### Not ok (2)", "<details><summary>All 5 cases</summary>");
+    /* critical before warning */
+    assert_before(md, "| fx/memcpy[bytes=1]@cpu:0 | time | **+12.0%** | [+10.0%, +inf%] |",
+                  "| fx/llm[model=a,b] | tokens\\_per\\_s | **-5.0%** |");
+    assert_has(md, "98.4 ns | 110 ns | critical |");
+    assert_has(md, "| fx/crash | **crashed** | killed by SIGSEGV &lt;x&gt; &amp; \"q\" |");
+    assert_null(strstr(md, "<x>"));
+    assert_has(md, "\n</details>\n");
+    free(md);
+    /* without verdicts */
+    cJSON_ReplaceItemInObjectCaseSensitive(cJSON_GetArrayItem(
+                                               cJSON_GetObjectItem(doc, "cases"), 0),
+                                           "verdict", cJSON_CreateNull());
+    cJSON_ReplaceItemInObjectCaseSensitive(cJSON_GetArrayItem(
+                                               cJSON_GetObjectItem(doc, "cases"), 1),
+                                           "verdict", cJSON_CreateNull());
+    cJSON_ReplaceItemInObjectCaseSensitive(cJSON_GetArrayItem(
+                                               cJSON_GetObjectItem(doc, "cases"), 4),
+                                           "verdict", cJSON_CreateNull());
+    md = render(BH_REPORT_MARKDOWN, doc);
+    assert_has(md, "No baseline comparison in this result.");
+    assert_null(strstr(md, "### Regressions"));
+    free(md);
+    cJSON_Delete(doc);
+}
+
+/* ---- JUnit ------------------------------------------------------------ */
+
+static void test_junit(void **state)
+{
+    cJSON *doc = load_fixture();
+    char *x = render(BH_REPORT_JUNIT, doc);
+
+    (void)state;
+    assert_has(x, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites");
+    assert_has(x, "<testsuite name=\"fx\" tests=\"5\" failures=\"1\" errors=\"1\" "
+                  "skipped=\"1\" time=\"2.500\"");
+    assert_has(x, "<testcase classname=\"fx/memcpy\" name=\"fx/memcpy[bytes=1]@cpu:0\" "
+                  "time=\"1.500000\">\n      <failure type=\"regression\" "
+                  "message=\"regressed (critical): time +12.0% [+10.0%, +inf%], q=0.0020, "
+                  "98.4 ns -&gt; 110 ns\">");
+    assert_has(x, "<error type=\"crashed\" message=\"crashed: killed by SIGSEGV &lt;x&gt; "
+                  "&amp; &quot;q&quot;\">");
+    assert_has(x, "<skipped message=\"not here, sorry\"/>");
+    /* a warning regression passes */
+    assert_int_equal(count_of(x, "<failure"), 1);
+    assert_int_equal(count_of(x, "<testcase "), 5);
+    assert_int_equal(count_of(x, "</testcase>"), 5);
+    assert_null(strstr(x, "<x>"));
+    free(x);
+    cJSON_Delete(doc);
+}
+
+/* ---- CSV -------------------------------------------------------------- */
+
+/* Splits one RFC 4180 record at *p into fields (at most max); advances *p
+ * past its CRLF. Returns the number of fields (each a new string). */
+static size_t csv_record(const char **p, char **fields, size_t max)
+{
+    size_t n = 0;
+    const char *s = *p;
+
+    while (*s && n < max) {
+        bh_strbuf f = BH_STRBUF_INIT;
+
+        if (*s == '"') {
+            for (s++; *s; s++) {
+                if (*s == '"' && s[1] == '"') {
+                    bh_strbuf_append(&f, "\"", 1);
+                    s++;
+                } else if (*s == '"') {
+                    s++;
+                    break;
+                } else {
+                    bh_strbuf_append(&f, s, 1);
+                }
+            }
+        } else {
+            size_t k = strcspn(s, ",\r");
+            bh_strbuf_append(&f, s, k);
+            s += k;
+        }
+        fields[n++] = bh_strbuf_detach(&f);
+        if (*s == ',') {
+            s++;
+            continue;
+        }
+        if (s[0] == '\r' && s[1] == '\n')
+            s += 2;
+        break;
+    }
+    *p = s;
+    return n;
+}
+
+static void test_csv(void **state)
+{
+    cJSON *doc = load_fixture();
+    char *csv = render(BH_REPORT_CSV, doc);
+    const char *p = csv;
+    char *f[32];
+    size_t rows = 0, n;
+    int seen_time = 0, seen_rate = 0, seen_tokens = 0, seen_crash = 0;
+
+    (void)state;
+    n = csv_record(&p, f, 32);
+    assert_int_equal(n, 21);
+    assert_string_equal(f[0], "id");
+    assert_string_equal(f[10], "value");
+    for (size_t i = 0; i < n; i++)
+        free(f[i]);
+    while (*p) {
+        n = csv_record(&p, f, 32);
+        assert_int_equal(n, 21);
+        rows++;
+        if (strcmp(f[0], "fx/memcpy[bytes=1]@cpu:0") == 0 && strcmp(f[7], "time") == 0) {
+            assert_true(strtod(f[10], NULL) == 110.25);
+            assert_true(strtod(f[11], NULL) == 100);
+            assert_true(strtod(f[12], NULL) == 120.25);
+            assert_string_equal(f[14], "regressed");
+            assert_true(strtod(f[16], NULL) == 0.12);
+            assert_string_equal(f[18], ""); /* unbounded */
+            seen_time = 1;
+        }
+        if (strcmp(f[7], "bytes_per_s") == 0 && strcmp(f[5], "0") == 0 &&
+            strcmp(f[4], "cpu") == 0) {
+            assert_true(strtod(f[10], NULL) == 579185520.36199093);
+            seen_rate = 1;
+        }
+        if (strcmp(f[7], "tokens_per_s") == 0) {
+            assert_string_equal(f[0], "fx/llm[model=a,b]");
+            assert_string_equal(f[3], "{\"model\":\"a,b\"}");
+            assert_true(strtod(f[10], NULL) == 1100);
+            assert_true(strtod(f[11], NULL) == 1000 && strtod(f[12], NULL) == 1200);
+            assert_string_equal(f[15], "warning");
+            seen_tokens = 1;
+        }
+        if (strcmp(f[0], "fx/crash") == 0) {
+            assert_string_equal(f[7], "");
+            assert_string_equal(f[20], "killed by SIGSEGV <x> & \"q\"");
+            seen_crash = 1;
+        }
+        for (size_t i = 0; i < n; i++)
+            free(f[i]);
+    }
+    assert_true(seen_time && seen_rate && seen_tokens && seen_crash);
+    assert_int_equal(count_of(csv, "\r\n"), rows + 1);
+    free(csv);
+    cJSON_Delete(doc);
+}
+
+/* ---- Google Benchmark JSON and BMF ------------------------------------ */
+
+static const cJSON *gb_entry(const cJSON *arr, const char *name, int rep)
+{
+    const cJSON *b;
+
+    cJSON_ArrayForEach(b, arr) {
+        const cJSON *ri = cJSON_GetObjectItem(b, "repetition_index");
+
+        if (strcmp(cJSON_GetObjectItem(b, "name")->valuestring, name) == 0 &&
+            (rep < 0 || (ri && ri->valuedouble == rep)))
+            return b;
+    }
+    fail_msg("no entry %s", name);
+    return NULL;
+}
+
+static double num(const cJSON *o, const char *k)
+{
+    const cJSON *it = cJSON_GetObjectItem(o, k);
+
+    if (!cJSON_IsNumber(it))
+        fail_msg("no number '%s'", k);
+    return it->valuedouble;
+}
+
+static void test_gbench(void **state)
+{
+    cJSON *doc = load_fixture();
+    char *text = render(BH_REPORT_GBENCH, doc);
+    cJSON *gb = cJSON_Parse(text);
+    const cJSON *arr = cJSON_GetObjectItem(gb, "benchmarks");
+    const cJSON *e;
+    const char *id = "fx/memcpy[bytes=1]@cpu:0";
+
+    (void)state;
+    assert_non_null(gb);
+    assert_string_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(gb, "context"), "host_name")
+                            ->valuestring,
+                        "box");
+    /* 2 + 4, 1 + 4, 1, 1, 2 + 4 */
+    assert_int_equal(cJSON_GetArraySize(arr), 19);
+    e = gb_entry(arr, id, 0);
+    assert_string_equal(cJSON_GetObjectItem(e, "run_type")->valuestring, "iteration");
+    assert_string_equal(cJSON_GetObjectItem(e, "run_name")->valuestring, id);
+    assert_true(num(e, "real_time") == 110 && num(e, "cpu_time") == 110);
+    assert_true(num(e, "iterations") == 30 && num(e, "repetitions") == 2);
+    assert_true(num(e, "bytes_per_second") == 64 / (110 * 1e-9));
+    assert_string_equal(cJSON_GetObjectItem(e, "time_unit")->valuestring, "ns");
+    assert_true(num(gb_entry(arr, id, 1), "real_time") == 115);
+    e = gb_entry(arr, "fx/memcpy[bytes=1]@cpu:0_mean", -1);
+    assert_string_equal(cJSON_GetObjectItem(e, "aggregate_name")->valuestring, "mean");
+    assert_true(num(e, "real_time") == 112.5);
+    e = gb_entry(arr, "fx/memcpy[bytes=1]@cpu:0_stddev", -1);
+    assert_true(fabs(num(e, "real_time") - sqrt(12.5)) < 1e-12);
+    e = gb_entry(arr, "fx/memcpy[bytes=1]@cpu:0_cv", -1);
+    assert_string_equal(cJSON_GetObjectItem(e, "aggregate_unit")->valuestring, "percentage");
+    e = gb_entry(arr, "fx/crash", 0);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(e, "error_occurred")));
+    assert_string_equal(cJSON_GetObjectItem(e, "error_message")->valuestring,
+                        "crashed: killed by SIGSEGV <x> & \"q\"");
+    /* the failed run of fx/llm is not a repetition */
+    assert_true(num(gb_entry(arr, "fx/llm[model=a,b]", 0), "repetitions") == 2);
+    cJSON_Delete(gb);
+    free(text);
+    cJSON_Delete(doc);
+}
+
+static void test_bmf(void **state)
+{
+    cJSON *doc = load_fixture();
+    char *text = render(BH_REPORT_BMF, doc);
+    cJSON *bmf = cJSON_Parse(text);
+    const cJSON *b, *m;
+
+    (void)state;
+    assert_non_null(bmf);
+    assert_int_equal(cJSON_GetArraySize(bmf), 3); /* cases with a summary */
+    b = cJSON_GetObjectItem(bmf, "fx/memcpy[bytes=1]@cpu:0");
+    m = cJSON_GetObjectItem(b, "latency");
+    assert_true(num(m, "value") == 110.25 && num(m, "lower_value") == 100 &&
+                num(m, "upper_value") == 120.25);
+    assert_true(num(cJSON_GetObjectItem(b, "bytes_per_s"), "value") == 579185520.36199093);
+    assert_true(num(cJSON_GetObjectItem(b, "roofline_fraction"), "value") == 0.5);
+    m = cJSON_GetObjectItem(cJSON_GetObjectItem(bmf, "fx/llm[model=a,b]"), "tokens_per_s");
+    assert_true(num(m, "value") == 1100 && num(m, "lower_value") == 1000 &&
+                num(m, "upper_value") == 1200);
+    assert_null(cJSON_GetObjectItem(bmf, "fx/crash"));
+    cJSON_Delete(bmf);
+    free(text);
+    cJSON_Delete(doc);
+}
+
+/* ---- HTML ------------------------------------------------------------- */
+
+static void test_html(void **state)
+{
+    cJSON *doc = load_fixture();
+    char *h = render(BH_REPORT_HTML, doc);
+
+    (void)state;
+    assert_true(strncmp(h, "<!DOCTYPE html>\n", 16) == 0);
+    assert_has(h, "Content-Security-Policy");
+    assert_null(strstr(h, "<script"));
+    assert_null(strstr(h, "src="));
+    assert_null(strstr(h, "<link"));
+    assert_null(strstr(h, "<x>"));
+    assert_has(h, "killed by SIGSEGV &lt;x&gt; &amp; &quot;q&quot;");
+    for (size_t i = 0; i < 6; i++) {
+        static const char *const ids[] = {"summary", "changes", "distributions",
+                                          "roofline", "backends", "system"};
+        char want[64];
+
+        snprintf(want, sizeof(want), "<section id=\"%s\">", ids[i]);
+        assert_has(h, want);
+    }
+    assert_int_equal(count_of(h, "<svg "), count_of(h, "</svg>"));
+    /* changes, 3 distribution groups, roofline bars */
+    assert_true(count_of(h, "<svg ") >= 5);
+    /* the same op on cpu and cuda side by side, cuda the faster */
+    assert_has(h, "<th class=\"id\">cpu:0</th><th class=\"id\">cuda:0</th>");
+    assert_has(h, "<td class=\"n best\">55.0 ns");
+    assert_has(h, "2&times; slower");
+    assert_int_equal(count_of(h, "<section"), count_of(h, "</section>"));
+    free(h);
+    cJSON_Delete(doc);
+}
+
+/* ---- writing ---------------------------------------------------------- */
+
+static void test_formats_and_paths(void **state)
+{
+    char *p;
+
+    (void)state;
+    assert_int_equal(bh_report_format_parse("markdown"), BH_REPORT_MARKDOWN);
+    assert_int_equal(bh_report_format_parse("gbench"), BH_REPORT_GBENCH);
+    assert_int_equal(bh_report_format_parse("nope"), -1);
+    assert_string_equal(bh_report_format_ext(BH_REPORT_JUNIT), ".xml");
+    p = bh_report_sibling_path("results/a/x.json", BH_REPORT_GBENCH);
+    assert_string_equal(p, "results/a/x.gbench.json");
+    free(p);
+    p = bh_report_sibling_path("x", BH_REPORT_MARKDOWN);
+    assert_string_equal(p, "x.md");
+    free(p);
+}
+
+static void test_write_outputs(void **state)
+{
+    char dir[] = "/tmp/bh_report_XXXXXX";
+    char *names[] = {"json", "markdown", "html", "junit", "csv", "gbench", "bmf"};
+    static const char *const want[] = {"r.md", "r.html", "r.xml", "r.csv", "r.gbench.json",
+                                       "r.bmf.json"};
+    cJSON *doc = load_fixture();
+    char **written = NULL;
+    size_t n_written = 0;
+    bh_error e = {""};
+    char *result;
+    DIR *d;
+    struct dirent *de;
+    size_t entries = 0;
+
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    result = bh_xasprintf("%s/r.json", dir);
+    assert_int_equal(bh_report_write_outputs(doc, result, names, 7, NULL, &written,
+                                             &n_written, &e),
+                     0);
+    assert_int_equal(n_written, 6);
+    for (size_t i = 0; i < 6; i++) {
+        char *path = bh_xasprintf("%s/%s", dir, want[i]);
+
+        assert_string_equal(written[i], path);
+        assert_true(bh_is_regular_file(path));
+        unlink(path);
+        free(path);
+        free(written[i]);
+    }
+    free(written);
+    d = opendir(dir);
+    while ((de = readdir(d)))
+        entries += de->d_name[0] != '.';
+    closedir(d);
+    assert_int_equal(entries, 0); /* no temporary files left behind */
+    rmdir(dir);
+    free(result);
+    /* a folder that does not exist: an error naming the file */
+    written = NULL;
+    n_written = 0;
+    assert_int_equal(bh_report_write_outputs(doc, "/nonexistent/dir/r.json", names + 1, 1,
+                                             NULL, &written, &n_written, &e),
+                     -1);
+    assert_int_equal(n_written, 0);
+    assert_has(e.msg, "/nonexistent/dir/r.md");
+    cJSON_Delete(doc);
+}
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -286,8 +778,19 @@ int main(void)
         cmocka_unit_test(test_fmt_rate),
         cmocka_unit_test(test_fmt_pct),
         cmocka_unit_test(test_fmt_rounding_boundaries),
+        cmocka_unit_test(test_rows),
         cmocka_unit_test(test_console_table),
-        cmocka_unit_test(test_console_single_run_and_empty),
+        cmocka_unit_test(test_console_verbose),
+        cmocka_unit_test(test_console_empty_and_no_color),
+        cmocka_unit_test(test_escaping),
+        cmocka_unit_test(test_markdown),
+        cmocka_unit_test(test_junit),
+        cmocka_unit_test(test_csv),
+        cmocka_unit_test(test_gbench),
+        cmocka_unit_test(test_bmf),
+        cmocka_unit_test(test_html),
+        cmocka_unit_test(test_formats_and_paths),
+        cmocka_unit_test(test_write_outputs),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

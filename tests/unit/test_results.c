@@ -475,7 +475,7 @@ static void test_document_shape(void **state)
     assert_string_equal(str_member(c, "status"), "ok");
     assert_null(cJSON_GetObjectItemCaseSensitive(c, "message"));
     s = member(c, "settings");
-    assert_true(num_member(s, "runs") == 5); /* as configured, not as run */
+    assert_true(num_member(s, "runs") == 10); /* as configured, not as run */
     assert_true(cJSON_IsNumber(member(s, "timeout_ns")));
     assert_string_equal(str_member(s, "pin"), "none");
     assert_int_equal(cJSON_GetArraySize(member(c, "runs")), 2);

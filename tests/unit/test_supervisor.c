@@ -169,7 +169,7 @@ static void spawn(const char *job, uint64_t timeout_ns, size_t log_limit,
                   bh_outcome_view *v)
 {
     char *exe = bhost_exe();
-    bh_spawn_opts o = {exe, job, timeout_ns, log_limit};
+    bh_spawn_opts o = {exe, job, timeout_ns, log_limit, 0};
     bh_error e = {""};
 
     if (bh_spawn_worker(&o, out, &e) != 0)
@@ -406,7 +406,7 @@ static void test_spawn_load_failure_and_bad_job(void **state)
 
 static void test_spawn_missing_exe(void **state)
 {
-    bh_spawn_opts o = {"/nonexistent/bhost", "{}", 1000000000ull, 1024};
+    bh_spawn_opts o = {"/nonexistent/bhost", "{}", 1000000000ull, 1024, 0};
     bh_worker_outcome out;
     bh_error e = {""};
 

@@ -4,12 +4,14 @@
  * element i) or PART(CTX, i, k) (k < VN lanes at i, for the head and the
  * tail). With NT set (and TK_HAS_NT) the main loop uses non-temporal
  * stores after a partial head that aligns O to 64 bytes; the caller issues
- * vsfence() afterwards. O must be aligned to its element size.
+ * vsfence() afterwards. O must be aligned to its element size. PF, when
+ * not NULL, is prefetched alongside (PF[i] as each O[i] is written): the
+ * row kernels fetch their next row this way while computing this one.
  */
 #ifndef TK_BODY_MAP_H
 #define TK_BODY_MAP_H
 
-#define TK_MAP(VN, ST, STN, STNT, O, N, NT, FULL, PART, CTX)                   \
+#define TK_MAP(VN, ST, STN, STNT, O, N, NT, FULL, PART, CTX, PF)               \
     do {                                                                       \
         size_t ix_ = 0;                                                        \
         if (TK_HAS_NT && (NT)) {                                               \
@@ -21,10 +23,17 @@
                 STN((O) + ix_, PART(CTX, ix_, kx_), kx_);                      \
                 ix_ += kx_;                                                    \
             }                                                                  \
-            for (; ix_ + (VN) <= (N); ix_ += (VN))                             \
+            for (; ix_ + (VN) <= (N); ix_ += (VN)) {                           \
+                if ((PF) != NULL)                                              \
+                    __builtin_prefetch((PF) + ix_, 0, 3);                      \
                 STNT((O) + ix_, FULL(CTX, ix_));                               \
+            }                                                                  \
         }                                                                      \
         for (; ix_ + 2 * (VN) <= (N); ix_ += 2 * (VN)) {                       \
+            if ((PF) != NULL) {                                                \
+                __builtin_prefetch((PF) + ix_, 0, 3);                          \
+                __builtin_prefetch((PF) + ix_ + (VN), 0, 3);                   \
+            }                                                                  \
             ST((O) + ix_, FULL(CTX, ix_));                                     \
             ST((O) + ix_ + (VN), FULL(CTX, ix_ + (VN)));                       \
         }                                                                      \
@@ -35,8 +44,12 @@
     } while (0)
 
 #define TK_MAP_F32(O, N, NT, FULL, PART, CTX)                                  \
-    TK_MAP(VF_N, vf_st, vf_stn, vf_stnt, O, N, NT, FULL, PART, CTX)
+    TK_MAP(VF_N, vf_st, vf_stn, vf_stnt, O, N, NT, FULL, PART, CTX,           \
+           (const float *)NULL)
+#define TK_MAP_F32_PF(O, N, NT, FULL, PART, CTX, PF)                           \
+    TK_MAP(VF_N, vf_st, vf_stn, vf_stnt, O, N, NT, FULL, PART, CTX, PF)
 #define TK_MAP_F64(O, N, NT, FULL, PART, CTX)                                  \
-    TK_MAP(VD_N, vd_st, vd_stn, vd_stnt, O, N, NT, FULL, PART, CTX)
+    TK_MAP(VD_N, vd_st, vd_stn, vd_stnt, O, N, NT, FULL, PART, CTX,           \
+           (const double *)NULL)
 
 #endif /* TK_BODY_MAP_H */

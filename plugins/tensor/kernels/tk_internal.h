@@ -29,7 +29,9 @@
  *    n >= 1.
  *  acc_add/acc_max: acc[j] = acc[j] + x[j] / max(acc[j], x[j]);
  *  acc_sqdev: acc[j] += (x[j] - mean[j])^2.
- *  softmax_row, layernorm_row, rmsnorm_row: one row of n >= 1.
+ *  softmax_row, layernorm_row, rmsnorm_row: one row of n >= 1; pf (the
+ *    next row, or NULL) is prefetched while this one is computed; softmax
+ *    keeps its exponentials in scratch (n floats) when not NULL.
  *  stream: one STREAM kernel over n doubles.
  *  cvt_*: n conversions. absmax_f32: max |x[i]| (0 for n = 0).
  *  quant_i8: q = clamp(rint(x / scale), -127, 127); dequant_i8: y = q *
@@ -54,11 +56,13 @@ typedef struct tk_isa_ops {
     void (*acc_max)(float *acc, const float *x, size_t n);
     void (*acc_sqdev)(float *acc, const float *x, const float *mean,
                       size_t n);
-    void (*softmax_row)(const float *x, float *y, size_t n, int log, int nt);
+    void (*softmax_row)(const float *x, float *y, size_t n, int log, int nt,
+                        const float *pf, float *scratch);
     void (*layernorm_row)(const float *x, float *y, const float *g,
-                          const float *b, size_t n, float eps, int nt);
+                          const float *b, size_t n, float eps, int nt,
+                          const float *pf);
     void (*rmsnorm_row)(const float *x, float *y, const float *g, size_t n,
-                        float eps, int nt);
+                        float eps, int nt, const float *pf);
     void (*stream)(int kind, double *a, double *b, double *c, size_t n,
                    double s, int nt);
     void (*cvt_f32_f16)(const float *x, uint16_t *y, size_t n);

@@ -7,6 +7,7 @@
 #include "tk_internal.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 
@@ -21,6 +22,10 @@
 #define MIN_BYTES_PER_THREAD ((size_t)128 << 10)
 /* Pause instructions a worker spins before it sleeps. */
 #define SPIN_LIMIT (1u << 16)
+/* Pause instructions the caller spins for the workers before it yields
+ * its CPU between checks (on an oversubscribed machine a worker may be
+ * waiting for exactly that CPU). */
+#define JOIN_SPINS (1u << 12)
 
 struct tk_pool {
     unsigned n;            /* threads including the caller */
@@ -167,8 +172,14 @@ void tk_pool_run(tk_pool *p, size_t work_bytes, tk_task_fn fn, void *arg)
         pthread_cond_broadcast(&p->cv);
     pthread_mutex_unlock(&p->mu);
     fn(arg, 0, p->n);
-    while (atomic_load_explicit(&p->done, memory_order_acquire) != p->n - 1)
-        cpu_relax();
+    for (unsigned spins = 0;
+         atomic_load_explicit(&p->done, memory_order_acquire) != p->n - 1;
+         spins++) {
+        if (spins < JOIN_SPINS)
+            cpu_relax();
+        else
+            sched_yield();
+    }
 }
 
 void tk_split(size_t n, size_t align, unsigned tid, unsigned nthr,

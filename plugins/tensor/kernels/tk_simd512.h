@@ -5,8 +5,9 @@
  * AVX-512: these are only called after tk_isa() said AVX512.
  *
  * vf: VF_N floats, vd: VD_N doubles, vi: VF_N int32, vfm: a lane mask of
- * vf. *_ldn/*_stn touch only lanes [0, n), n < the width. *_stnt are
- * non-temporal stores to 64-byte aligned addresses (vsfence() after).
+ * vf. The *_ldn and *_stn forms touch only lanes [0, n), n < the width;
+ * the *_stnt forms are non-temporal stores to 64-byte aligned addresses
+ * (vsfence() after).
  * Include from exactly one .c file.
  */
 #ifndef TK_SIMD512_H
@@ -53,6 +54,9 @@ static inline TK_T vf vf_max(vf a, vf b) { return _mm512_max_ps(a, b); }
 static inline TK_T vf vf_min(vf a, vf b) { return _mm512_min_ps(a, b); }
 static inline TK_T vf vf_sqrt(vf a) { return _mm512_sqrt_ps(a); }
 static inline TK_T vf vf_abs(vf a) { return _mm512_abs_ps(a); }
+/* a * 2^n for integral n (exact scaling, IEEE overflow and underflow). */
+#define TK_HAS_SCALEF 1
+static inline TK_T vf vf_scalef(vf a, vf n) { return _mm512_scalef_ps(a, n); }
 static inline TK_T vf vf_round(vf a)
 {
     return _mm512_roundscale_ps(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);

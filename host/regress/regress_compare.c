@@ -1,0 +1,337 @@
+/* Comparing two result documents case by case and metric by metric. */
+#include "regress_compare.h"
+
+#include "bh_mem.h"
+#include "compare.h"
+#include "sysinfo.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A case of one document with its matching key. */
+typedef struct keyed {
+    const cJSON *c;
+    char *key;
+    int used;
+} keyed;
+
+/* The cases of doc with their keys (new array of *n; free keys and array). */
+static keyed *key_cases(const cJSON *doc, const bh_regress_match *m, size_t *n)
+{
+    const cJSON *cases = cJSON_GetObjectItemCaseSensitive(doc, "cases");
+    size_t cap = (size_t)cJSON_GetArraySize(cases);
+    keyed *k = bh_xcalloc(cap ? cap : 1, sizeof(*k));
+    const cJSON *c;
+
+    *n = 0;
+    cJSON_ArrayForEach(c, cases) {
+        k[*n].c = c;
+        k[*n].key = bh_regress_match_key(c, m);
+        (*n)++;
+    }
+    return k;
+}
+
+static void free_keyed(keyed *k, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(k[i].key);
+    free(k);
+}
+
+static const char *case_id(const cJSON *c)
+{
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(c, "id");
+
+    return cJSON_IsString(id) ? id->valuestring : "";
+}
+
+/* The metrics object entry of a case for name, or NULL. */
+static const cJSON *metric_entry(const cJSON *c, const char *name)
+{
+    return cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(c, "metrics"),
+                                            name);
+}
+
+/* Direction of metric: the config's, else the result's, else lower. */
+static int direction_of(const bh_regress_config *cfg, const char *metric,
+                        const cJSON *cand, const cJSON *base)
+{
+    const bh_regress_metric_cfg *mc = bh_regress_metric_find(cfg, metric);
+    const cJSON *m = cand ? metric_entry(cand, metric) : NULL;
+    const cJSON *d;
+
+    if (mc && mc->direction)
+        return mc->direction;
+    if (strcmp(metric, BH_REGRESS_TIME) == 0)
+        return 1;
+    if (!m && base)
+        m = metric_entry(base, metric);
+    d = cJSON_GetObjectItemCaseSensitive(m, "direction");
+    return cJSON_IsString(d) && strcmp(d->valuestring, "higher") == 0 ? -1 : 1;
+}
+
+static const char *unit_of(const char *metric, const cJSON *cand, const cJSON *base)
+{
+    const cJSON *m;
+    const cJSON *u;
+
+    if (strcmp(metric, BH_REGRESS_TIME) == 0)
+        return "ns/iter";
+    m = cand ? metric_entry(cand, metric) : NULL;
+    if (!m && base)
+        m = metric_entry(base, metric);
+    u = cJSON_GetObjectItemCaseSensitive(m, "unit");
+    return cJSON_IsString(u) ? u->valuestring : "";
+}
+
+/* Appends an item with the identity fields set and the rest empty. */
+static bh_regress_item *add_item(bh_regress_report *r, const bh_regress_config *cfg,
+                                 const char *id, const char *base_id, const char *metric,
+                                 const cJSON *cand, const cJSON *base)
+{
+    bh_regress_item it;
+
+    memset(&it, 0, sizeof(it));
+    it.case_id = bh_xstrdup(id);
+    it.base_id = base_id ? bh_xstrdup(base_id) : NULL;
+    it.metric = bh_xstrdup(metric);
+    it.unit = bh_xstrdup(unit_of(metric, cand, base));
+    it.direction = direction_of(cfg, metric, cand, base);
+    bh_regress_thresholds_for(cfg, id, &it.th);
+    it.st.p = it.st.q = NAN;
+    it.st.change = it.st.change_lo = it.st.change_hi = NAN;
+    it.st.base_center = it.st.cand_center = it.st.spread = it.st.level = NAN;
+    it.v.worse = it.v.worse_lo = it.v.worse_hi = it.v.mde = NAN;
+    it.v.reason = "";
+    BH_PUSH(r->items, r->n, r->cap, it);
+    return &r->items[r->n - 1];
+}
+
+/* Runs the test of an item from its values. */
+static void test_values(bh_regress_item *it, const bh_regress_config *cfg, const double *bv,
+                        size_t nb, const double *cv, size_t nc)
+{
+    it->st.n_base = nb;
+    it->st.n_cand = nc;
+    if (nb < 2 || nc < 2) {
+        it->untested_why = nb < 2 ? "fewer than 2 ok runs in the baseline"
+                                  : "fewer than 2 ok runs in the candidate";
+    } else if (bh_regress_test_unpaired(bv, nb, cv, nc, cfg->method, cfg->confidence,
+                                        &it->st) != 0) {
+        it->untested_why = "the baseline median is 0, so there is no relative change";
+    } else {
+        it->tested = 1;
+    }
+}
+
+void bh_regress_report_add_values(bh_regress_report *r, const bh_regress_config *cfg,
+                                  const char *case_id, const char *metric,
+                                  int direction, const double *base, size_t nb,
+                                  const double *cand, size_t nc)
+{
+    bh_regress_item *it = add_item(r, cfg, case_id, case_id, metric, NULL, NULL);
+
+    it->direction = direction < 0 ? -1 : 1;
+    test_values(it, cfg, base, nb, cand, nc);
+}
+
+/* Tests one metric present on both sides. */
+static void test_metric(bh_regress_report *r, const bh_regress_config *cfg,
+                        const cJSON *base, const cJSON *cand, const char *metric)
+{
+    bh_regress_item *it = add_item(r, cfg, case_id(cand), case_id(base), metric, cand, base);
+    double *bv, *cv;
+    size_t nb, nc;
+
+    bh_regress_run_values(base, metric, &bv, &nb);
+    bh_regress_run_values(cand, metric, &cv, &nc);
+    test_values(it, cfg, bv, nb, cv, nc);
+    free(bv);
+    free(cv);
+}
+
+/* True when the case lists metric among its extra metrics. */
+static int has_metric(const cJSON *c, const char *name)
+{
+    return metric_entry(c, name) != NULL;
+}
+
+/* Every metric of a matched pair of cases. */
+static void compare_case(bh_regress_report *r, const bh_regress_config *cfg,
+                         const cJSON *base, const cJSON *cand)
+{
+    const cJSON *m;
+    const bh_regress_metric_cfg *tc = bh_regress_metric_find(cfg, BH_REGRESS_TIME);
+
+    if (!(tc && tc->ignore))
+        test_metric(r, cfg, base, cand, BH_REGRESS_TIME);
+    cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(cand, "metrics")) {
+        const bh_regress_metric_cfg *mc = bh_regress_metric_find(cfg, m->string);
+
+        if ((mc && mc->ignore) || strcmp(m->string, BH_REGRESS_TIME) == 0)
+            continue;
+        if (has_metric(base, m->string)) {
+            test_metric(r, cfg, base, cand, m->string);
+        } else {
+            bh_regress_item *it = add_item(r, cfg, case_id(cand), case_id(base), m->string,
+                                           cand, base);
+            it->v.kind = BH_VERDICT_NEW;
+        }
+    }
+    cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(base, "metrics")) {
+        const bh_regress_metric_cfg *mc = bh_regress_metric_find(cfg, m->string);
+        bh_regress_item *it;
+
+        if ((mc && mc->ignore) || strcmp(m->string, BH_REGRESS_TIME) == 0 ||
+            has_metric(cand, m->string))
+            continue;
+        it = add_item(r, cfg, case_id(cand), case_id(base), m->string, cand, base);
+        it->v.kind = BH_VERDICT_MISSING;
+    }
+}
+
+void bh_regress_compare_docs(const cJSON *base, const cJSON *cand,
+                             const bh_regress_config *cfg,
+                             const bh_regress_match *match,
+                             bh_regress_report *out)
+{
+    size_t nb, nc;
+    keyed *kb = key_cases(base, match, &nb);
+    keyed *kc = key_cases(cand, match, &nc);
+
+    memset(out, 0, sizeof(*out));
+    for (size_t i = 0; i < nc; i++) {
+        size_t j;
+
+        for (j = 0; j < nb; j++)
+            if (!kb[j].used && strcmp(kb[j].key, kc[i].key) == 0)
+                break;
+        if (j == nb) {
+            add_item(out, cfg, case_id(kc[i].c), NULL, BH_REGRESS_TIME, kc[i].c, NULL)->v.kind =
+                BH_VERDICT_NEW;
+            continue;
+        }
+        kb[j].used = 1;
+        compare_case(out, cfg, kb[j].c, kc[i].c);
+    }
+    for (size_t j = 0; j < nb; j++)
+        if (!kb[j].used) {
+            bh_regress_item *it = add_item(out, cfg, case_id(kb[j].c), case_id(kb[j].c),
+                                           BH_REGRESS_TIME, NULL, kb[j].c);
+            it->v.kind = BH_VERDICT_MISSING;
+        }
+    free_keyed(kb, nb);
+    free_keyed(kc, nc);
+    bh_regress_finalize(out, cfg);
+}
+
+int bh_regress_is_suspect(const bh_regress_item *it, double fdr)
+{
+    const bh_regress_verdict *v = &it->v;
+    double q = it->st.q;
+
+    if (!it->tested)
+        return 0;
+    if (v->kind == BH_VERDICT_REGRESSED)
+        return 1;
+    return q <= 2.0 * fdr && v->worse > it->th.noise_floor && v->worse_hi > it->th.noise_floor;
+}
+
+/* Benjamini-Hochberg over the tested items' p into their q. */
+static void adjust(bh_regress_report *r)
+{
+    double *p = bh_xcalloc(r->n ? r->n : 1, sizeof(double));
+    size_t m = 0;
+
+    for (size_t i = 0; i < r->n; i++)
+        if (r->items[i].tested)
+            p[m++] = r->items[i].st.p;
+    if (m > 0 && bh_stats_adjust_bh(p, m, p) == 0) {
+        m = 0;
+        for (size_t i = 0; i < r->n; i++)
+            if (r->items[i].tested)
+                r->items[i].st.q = p[m++];
+    }
+    r->m_tests = m;
+    free(p);
+}
+
+void bh_regress_finalize(bh_regress_report *r, const bh_regress_config *cfg)
+{
+    r->fdr = cfg->fdr;
+    r->confidence = cfg->confidence;
+    r->method = cfg->method;
+    adjust(r);
+    memset(r->counts, 0, sizeof(r->counts));
+    memset(r->severities, 0, sizeof(r->severities));
+    r->n_suspects = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        bh_regress_item *it = &r->items[i];
+
+        if (it->tested) {
+            bh_regress_classify(&it->st, it->direction, &it->th, cfg->fdr, r->m_tests, &it->v);
+            it->suspect = bh_regress_is_suspect(it, cfg->fdr);
+            r->n_suspects += (size_t)it->suspect;
+            if (it->conf.done && !it->conf.error) {
+                it->conf.first = it->v;
+                it->conf.initial = it->v.kind;
+                it->conf.initial_severity = it->v.severity;
+                it->v = it->conf.v;
+            }
+        } else if (it->v.kind == BH_VERDICT_NEW) {
+            it->v.reason = "only in the candidate";
+        } else if (it->v.kind == BH_VERDICT_MISSING) {
+            it->v.reason = "only in the baseline";
+        } else {
+            bh_regress_untestable(it->st.n_base, it->st.n_cand, cfg->fdr, r->m_tests,
+                                  it->untested_why ? it->untested_why : "not tested",
+                                  &it->v);
+        }
+        r->counts[it->v.kind]++;
+        if (it->v.kind == BH_VERDICT_REGRESSED)
+            r->severities[it->v.severity]++;
+    }
+}
+
+/* run.config.name of a document, or "". */
+static const char *config_name(const cJSON *doc)
+{
+    const cJSON *n = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "run"), "config"),
+        "name");
+
+    return cJSON_IsString(n) ? n->valuestring : "";
+}
+
+int bh_regress_comparable(const cJSON *base, const cJSON *cand, char **system_diff,
+                          char **config_diff)
+{
+    const char *a = config_name(base), *b = config_name(cand);
+
+    *system_diff = bh_sysinfo_diff(cJSON_GetObjectItemCaseSensitive(base, "system"),
+                                   cJSON_GetObjectItemCaseSensitive(cand, "system"));
+    *config_diff = strcmp(a, b) != 0 ? bh_xasprintf("'%s' != '%s'", a, b) : NULL;
+    return !*system_diff && !*config_diff;
+}
+
+size_t bh_regress_n_critical(const bh_regress_report *r)
+{
+    return r->severities[BH_SEVERITY_CRITICAL];
+}
+
+void bh_regress_report_free(bh_regress_report *r)
+{
+    for (size_t i = 0; i < r->n; i++) {
+        free(r->items[i].case_id);
+        free(r->items[i].base_id);
+        free(r->items[i].metric);
+        free(r->items[i].unit);
+        free(r->items[i].conf.error);
+        free(r->items[i].conf.base_values);
+        free(r->items[i].conf.cand_values);
+    }
+    free(r->items);
+    memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,90 @@
+/* The regression: section of a config, parsed and validated.
+ *
+ *   regression:
+ *     noise_floor: 1%        # a verdict beyond noise needs the whole CI
+ *                            # beyond this (default 1%)
+ *     warning: 3%            # regressed severity warning from here (3%)
+ *     critical: 10%          # ... critical from here (10%); fails
+ *                            # --fail-on-regression
+ *     fdr: 0.05              # Benjamini-Hochberg false discovery rate
+ *     confidence: 95%        # level of the change's interval
+ *     method: mwu            # or welch
+ *     confirm: true          # rerun suspect cases before failing
+ *     confirm_runs: 12       # pairs (or runs) per confirmed case
+ *     metrics:               # per extra metric ("time" is the timing)
+ *       tokens_per_s: {direction: higher}   # or lower; ignore: true
+ *     overrides:             # by glob on the case id; later entries win
+ *       - match: "tensor/gemm*"
+ *         noise_floor: 2%
+ *         critical: 5%
+ *
+ * Percentages are "2%" or a fraction below 1 ("0.02"). After overrides,
+ * every case must have noise_floor <= warning <= critical. */
+#ifndef BH_REGRESS_CONFIG_H
+#define BH_REGRESS_CONFIG_H
+
+#include "bh_error.h"
+#include "verdict.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Which thresholds an override sets. */
+#define BH_REGRESS_SET_FLOOR    (1u << 0)
+#define BH_REGRESS_SET_WARNING  (1u << 1)
+#define BH_REGRESS_SET_CRITICAL (1u << 2)
+
+typedef struct bh_regress_override {
+    char *match;                 /* glob on the case id */
+    unsigned set;                /* BH_REGRESS_SET_* */
+    bh_regress_thresholds th;    /* the values of the keys set */
+} bh_regress_override;
+
+typedef struct bh_regress_metric_cfg {
+    char *name;
+    int direction; /* +1 lower is better, -1 higher, 0 = as the result says */
+    int ignore;    /* 1: not compared */
+} bh_regress_metric_cfg;
+
+typedef struct bh_regress_config {
+    bh_regress_thresholds th; /* global thresholds */
+    double fdr;
+    double confidence;
+    bh_regress_method method;
+    int confirm;
+    uint32_t confirm_runs;
+    bh_regress_metric_cfg *metrics;
+    size_t n_metrics;
+    bh_regress_override *overrides;
+    size_t n_overrides;
+} bh_regress_config;
+
+/* The defaults: noise_floor 1%, warning 3%, critical 10%, fdr 0.05,
+ * confidence 95%, method mwu, confirm on, confirm_runs 12, no metrics, no
+ * overrides. */
+void bh_regress_config_default(bh_regress_config *c);
+
+/* Parses the regression: section given as JSON text (bh_config's
+ * regression_json; NULL = defaults) over the defaults. pos_json (may be
+ * NULL) maps key paths to "file:line:col" (bh_config's
+ * regression_pos_json); file (may be NULL) names the config in messages
+ * when a position is unknown. Unknown keys are errors with a did-you-mean.
+ * Returns 0, or -1 with e = "file:line:col: regression.KEY: expected ...,
+ * got ..." and *out holding the defaults (always freeable). */
+int bh_regress_config_parse(const char *json, const char *pos_json,
+                            const char *file, bh_regress_config *out,
+                            bh_error *e);
+
+void bh_regress_config_free(bh_regress_config *c);
+
+/* The thresholds for a case id: the global ones with every matching
+ * override applied in order, then warning lowered to critical and
+ * noise_floor to warning where several overrides combined out of order. */
+void bh_regress_thresholds_for(const bh_regress_config *c, const char *case_id,
+                               bh_regress_thresholds *out);
+
+/* The configured entry for a metric name, or NULL. */
+const bh_regress_metric_cfg *bh_regress_metric_find(const bh_regress_config *c,
+                                                    const char *name);
+
+#endif

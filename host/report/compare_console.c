@@ -1,0 +1,180 @@
+/* Console lines of a comparison (see compare_console.h). */
+#include "compare_console.h"
+
+#include "units.h"
+
+#include <math.h>
+#include <string.h>
+
+#define RED "\033[31m"
+#define GREEN "\033[32m"
+#define YELLOW "\033[33m"
+#define BOLD "\033[1m"
+#define RESET "\033[0m"
+
+/* "+3.4%" style, or "-inf%" / "+inf%" for unbounded ends. */
+static void pct(double f, char *buf, size_t n)
+{
+    if (isnan(f))
+        snprintf(buf, n, "?");
+    else if (isinf(f))
+        snprintf(buf, n, "%sinf", f < 0 ? "-" : "+");
+    else
+        snprintf(buf, n, "%+.1f%%", f * 100.0);
+}
+
+/* p or q with enough digits to tell small ones apart. */
+static void pval(double p, char *buf, size_t n)
+{
+    if (isnan(p))
+        snprintf(buf, n, "-");
+    else if (p < 1e-4)
+        snprintf(buf, n, "%.1e", p);
+    else
+        snprintf(buf, n, "%.4f", p);
+}
+
+/* A value in the item's unit ("1.64 us" for ns/iter). */
+static void value(const bh_regress_item *it, double v, char *buf, size_t n)
+{
+    if (isnan(v))
+        snprintf(buf, n, "-");
+    else if (strcmp(it->unit, "ns/iter") == 0)
+        bh_fmt_time(v, buf, n);
+    else
+        snprintf(buf, n, "%.4g%s%s", v, *it->unit ? " " : "", it->unit);
+}
+
+static const char *verdict_color(const bh_regress_verdict *v)
+{
+    switch (v->kind) {
+    case BH_VERDICT_REGRESSED:
+        return v->severity == BH_SEVERITY_MINOR ? YELLOW : RED;
+    case BH_VERDICT_IMPROVED:
+        return GREEN;
+    case BH_VERDICT_INCONCLUSIVE:
+        return YELLOW;
+    default:
+        return "";
+    }
+}
+
+/* "regressed (warning)", "inconclusive (needs ~40 runs per side)", ... */
+static void verdict_text(const bh_regress_verdict *v, int paired, char *buf, size_t n)
+{
+    if (v->kind == BH_VERDICT_REGRESSED)
+        snprintf(buf, n, "regressed (%s)", bh_regress_severity_name(v->severity));
+    else if (v->kind == BH_VERDICT_INCONCLUSIVE && v->runs_needed >= BH_REGRESS_MAX_RUNS)
+        snprintf(buf, n, "inconclusive (needs more than %u %s)", BH_REGRESS_MAX_RUNS - 1,
+                 paired ? "pairs" : "runs per side");
+    else if (v->kind == BH_VERDICT_INCONCLUSIVE && v->runs_needed)
+        snprintf(buf, n, "inconclusive (needs ~%u %s)", v->runs_needed,
+                 paired ? "pairs" : "runs per side");
+    else
+        snprintf(buf, n, "%s", bh_regress_kind_name(v->kind));
+}
+
+/* "change: [lo est hi] (p=..., q=...) verdict" */
+static void change_line(FILE *out, const char *label, const bh_regress_stat *st,
+                        const bh_regress_verdict *v, const char *extra, int color)
+{
+    char lo[24], est[24], hi[24], p[24], q[24], vt[96];
+
+    pct(st->change_lo, lo, sizeof(lo));
+    pct(st->change, est, sizeof(est));
+    pct(st->change_hi, hi, sizeof(hi));
+    pval(st->p, p, sizeof(p));
+    pval(st->q, q, sizeof(q));
+    verdict_text(v, st->paired, vt, sizeof(vt));
+    fprintf(out, "    %s: [%s %s %s] (%sp=%s, q=%s) %s%s%s\n", label, lo, est, hi, extra, p,
+            q, color ? verdict_color(v) : "", vt, color && *verdict_color(v) ? RESET : "");
+}
+
+static void print_item(FILE *out, const bh_regress_item *it, int color)
+{
+    char b[32], c[32];
+
+    if (it->v.kind == BH_VERDICT_NEW || it->v.kind == BH_VERDICT_MISSING) {
+        fprintf(out, "  %s: %s (%s)\n", it->metric, bh_regress_kind_name(it->v.kind),
+                it->v.reason);
+        return;
+    }
+    value(it, it->st.base_center, b, sizeof(b));
+    value(it, it->st.cand_center, c, sizeof(c));
+    fprintf(out, "  %s: %s -> %s (%zu vs %zu runs)%s\n", it->metric, b, c, it->st.n_base,
+            it->st.n_cand, it->direction < 0 ? ", higher is better" : "");
+    if (!it->tested) {
+        fprintf(out, "    change: not tested (%s) %sinconclusive%s\n", it->v.reason,
+                color ? YELLOW : "", color ? RESET : "");
+        return;
+    }
+    change_line(out, "change", &it->st, it->conf.done && !it->conf.error ? &it->conf.first : &it->v,
+                "", color);
+    if (it->conf.done && it->conf.error) {
+        fprintf(out, "    confirmation failed: %s\n", it->conf.error);
+    } else if (it->conf.done) {
+        char extra[96];
+
+        if (it->conf.paired)
+            snprintf(extra, sizeof(extra), "ABBA, %zu pairs, ", it->conf.n_cand_values);
+        else
+            snprintf(extra, sizeof(extra), "rerun, %zu vs %zu runs, ", it->conf.n_base_values,
+                     it->conf.n_cand_values);
+        change_line(out, it->conf.confirmed ? "confirmed" : "not confirmed", &it->conf.st,
+                    &it->conf.v, extra, color);
+    }
+}
+
+/* True when every item of the case starting at index i says no change. */
+static int all_quiet(const bh_regress_report *r, size_t i)
+{
+    for (size_t k = i; k < r->n && strcmp(r->items[k].case_id, r->items[i].case_id) == 0; k++)
+        if (r->items[k].v.kind != BH_VERDICT_NO_CHANGE)
+            return 0;
+    return 1;
+}
+
+void bh_compare_print(FILE *out, const bh_regress_report *r, int quiet_ok, int color)
+{
+    for (size_t i = 0; i < r->n;) {
+        const char *id = r->items[i].case_id;
+        size_t k = i;
+
+        if (!(quiet_ok && all_quiet(r, i))) {
+            fprintf(out, "%s%s%s", color ? BOLD : "", id, color ? RESET : "");
+            if (r->items[i].base_id && strcmp(r->items[i].base_id, id) != 0)
+                fprintf(out, "  (baseline: %s)", r->items[i].base_id);
+            fputc('\n', out);
+            for (; k < r->n && strcmp(r->items[k].case_id, id) == 0; k++)
+                print_item(out, &r->items[k], color);
+        }
+        while (k < r->n && strcmp(r->items[k].case_id, id) == 0)
+            k++;
+        i = k;
+    }
+}
+
+void bh_compare_print_summary(FILE *out, const bh_regress_report *r)
+{
+    static const bh_regress_kind order[] = {
+        BH_VERDICT_REGRESSED, BH_VERDICT_IMPROVED, BH_VERDICT_WITHIN_NOISE,
+        BH_VERDICT_NO_CHANGE, BH_VERDICT_INCONCLUSIVE, BH_VERDICT_NEW, BH_VERDICT_MISSING};
+    size_t cases = 0;
+
+    for (size_t i = 0; i < r->n; i++)
+        cases += i == 0 || strcmp(r->items[i].case_id, r->items[i - 1].case_id) != 0;
+    fprintf(out, "compared %zu case%s, %zu test%s (BH fdr %g", cases, cases == 1 ? "" : "s",
+            r->m_tests, r->m_tests == 1 ? "" : "s", r->fdr);
+    if (r->n_confirm_tests)
+        fprintf(out, "; %zu confirmed by rerun", r->n_confirm_tests);
+    fprintf(out, "):");
+    for (size_t k = 0; k < sizeof(order) / sizeof(*order); k++) {
+        fprintf(out, "%s %zu %s", k ? "," : "", r->counts[order[k]],
+                bh_regress_kind_name(order[k]));
+        if (order[k] == BH_VERDICT_REGRESSED && r->counts[order[k]])
+            fprintf(out, " (%zu critical, %zu warning, %zu minor)",
+                    r->severities[BH_SEVERITY_CRITICAL], r->severities[BH_SEVERITY_WARNING],
+                    r->severities[BH_SEVERITY_MINOR]);
+    }
+    fputc('\n', out);
+}

@@ -1,0 +1,182 @@
+/* CSV export (RFC 4180: CRLF line ends, fields quoted when they hold a
+ * comma, a quote or a line break): one row per case and metric.
+ *
+ * Columns: id, plugin, benchmark, params (the parameters as compact JSON),
+ * backend, device, status, metric, unit, direction (lower or higher is
+ * better), value, lower, upper, n, verdict, severity, change, change_lo,
+ * change_hi, q, message.
+ * Metrics: "time" (median ns per iteration; lower/upper its CI, n the
+ * samples), the throughputs "flop_per_s", "bytes_per_s", "items_per_s",
+ * every extra metric (median of its run values; lower/upper their range, n
+ * their count), "roofline_fraction" and "peak_rss_kb". A case without any
+ * metric (not ok) has one row with an empty metric. Numbers are printed
+ * with %.17g, so they read back as the same doubles. */
+#include "report.h"
+
+#include "bh_mem.h"
+#include "report_case.h"
+#include "report_text.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char header[] = "id,plugin,benchmark,params,backend,device,status,metric,unit,"
+                             "direction,value,lower,upper,n,verdict,severity,change,change_lo,"
+                             "change_hi,q,message\r\n";
+
+/* One metric's figures. */
+typedef struct mrow {
+    const char *metric, *unit, *direction;
+    double value, lower, upper, n;
+} mrow;
+
+/* Appends one field and its separator. */
+static void field(bh_strbuf *b, const char *s)
+{
+    bh_report_csv_field(b, s);
+    bh_strbuf_append(b, ",", 1);
+}
+
+/* Appends one number field (empty when not finite) and its separator. */
+static void num(bh_strbuf *b, double v)
+{
+    bh_report_num17(b, v);
+    bh_strbuf_append(b, ",", 1);
+}
+
+/* The change of r for metric, or NULL. */
+static const bh_report_change *change_for(const bh_report_row *r, const char *metric)
+{
+    for (size_t i = 0; i < r->n_changes; i++)
+        if (strcmp(r->changes[i].metric, metric) == 0)
+            return &r->changes[i];
+    return NULL;
+}
+
+/* Appends the row of case r for metric m (NULL: the row of a case without
+ * metrics). */
+static void emit(bh_strbuf *b, const bh_report_row *r, const char *params, const mrow *m)
+{
+    const bh_report_change *ch = m ? change_for(r, m->metric) : NULL;
+    const cJSON *dev = cJSON_GetObjectItemCaseSensitive(r->json, "device");
+
+    field(b, r->id);
+    field(b, r->plugin);
+    field(b, r->bench);
+    field(b, params);
+    field(b, bh_report_str(r->json, "backend", ""));
+    if (cJSON_IsNumber(dev))
+        bh_strbuf_printf(b, "%d", dev->valueint);
+    bh_strbuf_append(b, ",", 1);
+    field(b, r->status);
+    field(b, m ? m->metric : "");
+    field(b, m ? m->unit : "");
+    field(b, m ? m->direction : "");
+    num(b, m ? m->value : NAN);
+    num(b, m ? m->lower : NAN);
+    num(b, m ? m->upper : NAN);
+    num(b, m ? m->n : NAN);
+    field(b, ch ? ch->verdict : "");
+    field(b, ch && ch->severity ? ch->severity : "");
+    num(b, ch ? ch->change : NAN);
+    num(b, ch ? ch->lo : NAN);
+    num(b, ch ? ch->hi : NAN);
+    num(b, ch ? ch->q : NAN);
+    bh_report_csv_field(b, r->message);
+    bh_strbuf_puts(b, "\r\n");
+}
+
+/* Median, min, max and count of a metric's values. */
+static void metric_stats(const cJSON *vals, mrow *m)
+{
+    size_t cap = (size_t)cJSON_GetArraySize(vals);
+    double *v = bh_xcalloc(cap ? cap : 1, sizeof(double));
+    size_t n = 0;
+    const cJSON *it;
+
+    cJSON_ArrayForEach(it, vals) if (cJSON_IsNumber(it) && isfinite(it->valuedouble)) v[n++] =
+        it->valuedouble;
+    m->value = m->lower = m->upper = NAN;
+    m->n = (double)n;
+    if (n) {
+        /* insertion sort: a handful of run values */
+        for (size_t i = 1; i < n; i++)
+            for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
+                double t = v[j];
+                v[j] = v[j - 1];
+                v[j - 1] = t;
+            }
+        m->value = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+        m->lower = v[0];
+        m->upper = v[n - 1];
+    }
+    free(v);
+}
+
+/* Appends every row of one case. */
+static void case_rows(bh_strbuf *b, const bh_report_row *r)
+{
+    static const char *const tkeys[] = {"flop_per_s", "bytes_per_s", "items_per_s"};
+    static const char *const tunits[] = {"FLOP/s", "B/s", "items/s"};
+    const cJSON *tp = cJSON_GetObjectItemCaseSensitive(r->json, "throughput");
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(r->json, "params");
+    const cJSON *m;
+    char *ptext = params ? cJSON_PrintUnformatted(params) : NULL;
+    const char *pt = ptext ? ptext : "";
+    size_t rows = 0;
+    double rss = bh_report_num(cJSON_GetObjectItemCaseSensitive(r->json, "memory"),
+                               "peak_rss_kb");
+
+    if (r->has_summary) {
+        mrow t = {"time", "ns/iter", "lower", r->median, r->lo, r->hi, r->n_samples};
+        emit(b, r, pt, &t);
+        rows++;
+    }
+    for (int k = 0; k < 3; k++) {
+        mrow t = {tkeys[k], tunits[k], "higher", bh_report_num(tp, tkeys[k]), NAN, NAN, NAN};
+
+        if (isfinite(t.value)) {
+            emit(b, r, pt, &t);
+            rows++;
+        }
+    }
+    cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(r->json, "metrics")) {
+        mrow t;
+
+        if (!m->string)
+            continue;
+        t.metric = m->string;
+        t.unit = bh_report_str(m, "unit", "");
+        t.direction = bh_report_str(m, "direction", "lower");
+        metric_stats(cJSON_GetObjectItemCaseSensitive(m, "values"), &t);
+        emit(b, r, pt, &t);
+        rows++;
+    }
+    if (isfinite(r->roof_fraction)) {
+        mrow t = {"roofline_fraction", "fraction", "higher", r->roof_fraction, NAN, NAN, NAN};
+        emit(b, r, pt, &t);
+        rows++;
+    }
+    if (rss > 0 && rows) {
+        mrow t = {"peak_rss_kb", "KiB", "lower", rss, NAN, NAN, NAN};
+        emit(b, r, pt, &t);
+        rows++;
+    }
+    if (rows == 0)
+        emit(b, r, pt, NULL);
+    cJSON_free(ptext);
+}
+
+/* See report.h: the CSV of doc, appended to out. */
+void bh_report_csv(const cJSON *doc, bh_strbuf *out)
+{
+    bh_report_rows rows;
+
+    bh_report_rows_load(doc, &rows);
+    bh_strbuf_puts(out, header);
+    for (size_t i = 0; i < rows.n; i++)
+        case_rows(out, &rows.v[i]);
+    bh_report_rows_free(&rows);
+}

@@ -1,0 +1,256 @@
+/* Google Benchmark JSON export, the form `benchmark --benchmark_format=json`
+ * writes, so Google Benchmark's tools (compare.py) read bhost results.
+ *
+ * context: date, host_name, executable, num_cpus, mhz_per_cpu,
+ * cpu_scaling_enabled, caches, load_avg, library_build_type, plus bhost_*
+ * keys. benchmarks: per case, one "iteration" entry per ok run (a run is a
+ * repetition: real_time = cpu_time = the run's median ns per iteration,
+ * iterations = the iterations its samples timed, time_unit "ns",
+ * bytes_per_second / items_per_second / flop_per_second counters from the
+ * work per iteration), then the aggregates mean, median, stddev (unit
+ * time) and cv (unit percentage, a fraction as Google Benchmark writes it)
+ * over those run medians. A case that is not ok is one entry with
+ * error_occurred and error_message ("status: message"), as Google Benchmark
+ * reports a benchmark that called SkipWithError. Names are the case ids.
+ * Times and rates are written with up to 17 significant digits (they read
+ * back as the same doubles). */
+#include "report.h"
+
+#include "bh_mem.h"
+#include "report_case.h"
+#include "report_text.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* qsort order of doubles, ascending. */
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return (x > y) - (x < y);
+}
+
+/* Median ns per iteration of a run's samples and the iterations they
+ * timed; NAN when the run has none. */
+static double run_median(const cJSON *samples, double *iters)
+{
+    size_t cap = (size_t)cJSON_GetArraySize(samples);
+    double *v = bh_xcalloc(cap ? cap : 1, sizeof(double));
+    size_t n = 0;
+    const cJSON *s;
+    double m = NAN;
+
+    *iters = 0;
+    cJSON_ArrayForEach(s, samples) {
+        const cJSON *it = cJSON_GetArrayItem(s, 0);
+        const cJSON *ns = cJSON_GetArrayItem(s, 1);
+
+        if (cJSON_IsNumber(it) && cJSON_IsNumber(ns) && it->valuedouble >= 1 &&
+            ns->valuedouble >= 0 && isfinite(ns->valuedouble)) {
+            v[n++] = ns->valuedouble / it->valuedouble;
+            *iters += it->valuedouble;
+        }
+    }
+    if (n) {
+        qsort(v, n, sizeof(double), cmp_double);
+        m = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    }
+    free(v);
+    return m;
+}
+
+/* The "context" object from the document's run and system sections. */
+static cJSON *context(const cJSON *doc)
+{
+    const cJSON *run = cJSON_GetObjectItemCaseSensitive(doc, "run");
+    const cJSON *sys = cJSON_GetObjectItemCaseSensitive(doc, "system");
+    const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(sys, "cpu");
+    const cJSON *freq = cJSON_GetObjectItemCaseSensitive(sys, "frequency");
+    const cJSON *cache;
+    const cJSON *la = cJSON_GetObjectItemCaseSensitive(sys, "load_average");
+    cJSON *ctx = cJSON_CreateObject();
+    cJSON *caches;
+    double cores = bh_report_num(cpu, "logical_cores");
+    double khz = bh_report_num(freq, "max_khz");
+    const char *gov = bh_report_str(freq, "governor", "");
+
+    cJSON_AddStringToObject(ctx, "date", bh_report_str(run, "started_at", ""));
+    cJSON_AddStringToObject(ctx, "host_name", bh_report_str(sys, "hostname", ""));
+    cJSON_AddStringToObject(ctx, "executable", "bhost");
+    cJSON_AddNumberToObject(ctx, "num_cpus", isfinite(cores) ? cores : 0);
+    cJSON_AddNumberToObject(ctx, "mhz_per_cpu", isfinite(khz) ? floor(khz / 1000) : 0);
+    cJSON_AddBoolToObject(ctx, "cpu_scaling_enabled",
+                          *gov && strcmp(gov, "performance") != 0 &&
+                              strcmp(gov, "unavailable") != 0);
+    caches = cJSON_AddArrayToObject(ctx, "caches");
+    cJSON_ArrayForEach(cache, cJSON_GetObjectItemCaseSensitive(sys, "caches")) {
+        cJSON *o = cJSON_CreateObject();
+        const char *type = bh_report_str(cache, "type", "unified");
+        double count = bh_report_num(cache, "count");
+
+        cJSON_AddStringToObject(o, "type", strcmp(type, "data") == 0          ? "Data"
+                                           : strcmp(type, "instruction") == 0 ? "Instruction"
+                                                                              : "Unified");
+        cJSON_AddNumberToObject(o, "level", bh_report_num(cache, "level"));
+        cJSON_AddNumberToObject(o, "size", bh_report_num(cache, "size_bytes"));
+        cJSON_AddNumberToObject(o, "num_sharing",
+                                count > 0 && cores > 0 ? floor(cores / count) : 1);
+        cJSON_AddItemToArray(caches, o);
+    }
+    cJSON_AddItemToObject(ctx, "load_avg",
+                          cJSON_IsArray(la) ? cJSON_Duplicate(la, 1) : cJSON_CreateArray());
+    cJSON_AddStringToObject(ctx, "library_build_type", "release");
+    cJSON_AddStringToObject(ctx, "bhost_schema", bh_report_str(doc, "schema", ""));
+    cJSON_AddStringToObject(ctx, "bhost_version", bh_report_str(run, "host_version", ""));
+    cJSON_AddStringToObject(ctx, "bhost_config",
+                            bh_report_str(cJSON_GetObjectItemCaseSensitive(run, "config"), "name",
+                                          ""));
+    cJSON_AddStringToObject(ctx, "bhost_seed", bh_report_str(run, "seed", ""));
+    return ctx;
+}
+
+/* The fields every entry of a case starts with. */
+static cJSON *entry(const char *name, const char *run_name, double family, const char *type,
+                    double reps)
+{
+    cJSON *o = cJSON_CreateObject();
+
+    cJSON_AddStringToObject(o, "name", name);
+    cJSON_AddNumberToObject(o, "family_index", family);
+    cJSON_AddNumberToObject(o, "per_family_instance_index", 0);
+    cJSON_AddStringToObject(o, "run_name", run_name);
+    cJSON_AddStringToObject(o, "run_type", type);
+    cJSON_AddNumberToObject(o, "repetitions", reps);
+    return o;
+}
+
+/* Adds iterations, real_time and cpu_time (both t) in ns. */
+static void times(cJSON *o, double iters, double t)
+{
+    bh_report_json_num(o, "iterations", iters);
+    bh_report_json_num(o, "real_time", t);
+    bh_report_json_num(o, "cpu_time", t);
+    cJSON_AddStringToObject(o, "time_unit", "ns");
+}
+
+/* Appends the mean, median, stddev and cv aggregates of the run medians
+ * v[0..n) of case id (n >= 1). */
+static void aggregates(cJSON *arr, const char *id, double family, const double *v, size_t n)
+{
+    static const char *const names[] = {"mean", "median", "stddev", "cv"};
+    double *s = bh_xcalloc(n, sizeof(double));
+    double sum = 0, ss = 0, mean, sd, val[4];
+
+    memcpy(s, v, n * sizeof(double));
+    qsort(s, n, sizeof(double), cmp_double);
+    for (size_t i = 0; i < n; i++)
+        sum += s[i];
+    mean = sum / (double)n;
+    for (size_t i = 0; i < n; i++)
+        ss += (s[i] - mean) * (s[i] - mean);
+    sd = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
+    val[0] = mean;
+    val[1] = n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+    val[2] = sd;
+    val[3] = mean > 0 ? sd / mean : 0;
+    for (int k = 0; k < 4; k++) {
+        char *name = bh_xasprintf("%s_%s", id, names[k]);
+        cJSON *o = entry(name, id, family, "aggregate", (double)n);
+
+        cJSON_AddNumberToObject(o, "threads", 1);
+        cJSON_AddStringToObject(o, "aggregate_name", names[k]);
+        cJSON_AddStringToObject(o, "aggregate_unit", k == 3 ? "percentage" : "time");
+        times(o, (double)n, val[k]);
+        cJSON_AddItemToArray(arr, o);
+        free(name);
+    }
+    free(s);
+}
+
+/* Adds the rate counters of one repetition from the work per iteration. */
+static void counters(cJSON *o, const cJSON *run, double ns)
+{
+    static const char *const in[] = {"bytes_per_iter", "items_per_iter", "flops_per_iter"};
+    static const char *const outk[] = {"bytes_per_second", "items_per_second",
+                                       "flop_per_second"};
+
+    for (int k = 0; k < 3; k++) {
+        double w = bh_report_num(run, in[k]);
+
+        if (isfinite(w) && w > 0 && ns > 0)
+            bh_report_json_num(o, outk[k], w / (ns * 1e-9));
+    }
+}
+
+/* Appends the entries of one case: its repetitions and aggregates, or one
+ * error entry. */
+static void case_entries(cJSON *arr, const bh_report_row *r, double family)
+{
+    const cJSON *run;
+    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(r->json, "runs");
+    size_t cap = (size_t)cJSON_GetArraySize(runs);
+    double *med = bh_xcalloc(cap ? cap : 1, sizeof(double));
+    double *its = bh_xcalloc(cap ? cap : 1, sizeof(double));
+    const cJSON **src = bh_xcalloc(cap ? cap : 1, sizeof(cJSON *));
+    size_t n = 0;
+
+    cJSON_ArrayForEach(run, runs) {
+        if (strcmp(bh_report_str(run, "status", ""), "ok") != 0)
+            continue;
+        med[n] = run_median(cJSON_GetObjectItemCaseSensitive(run, "samples"), &its[n]);
+        src[n] = run;
+        if (isfinite(med[n]) && med[n] > 0)
+            n++;
+    }
+    if (!r->ok || n == 0) {
+        cJSON *o = entry(r->id, r->id, family, "iteration", 1);
+        char *msg = bh_xasprintf("%s%s%s", r->status, *r->message ? ": " : "", r->message);
+
+        cJSON_AddNumberToObject(o, "repetition_index", 0);
+        cJSON_AddNumberToObject(o, "threads", 1);
+        cJSON_AddBoolToObject(o, "error_occurred", 1);
+        cJSON_AddStringToObject(o, "error_message", r->ok ? "ok: no timed runs" : msg);
+        times(o, 0, 0);
+        cJSON_AddItemToArray(arr, o);
+        free(msg);
+    } else {
+        for (size_t k = 0; k < n; k++) {
+            cJSON *o = entry(r->id, r->id, family, "iteration", (double)n);
+
+            cJSON_AddNumberToObject(o, "repetition_index", (double)k);
+            cJSON_AddNumberToObject(o, "threads", 1);
+            times(o, its[k], med[k]);
+            counters(o, src[k], med[k]);
+            cJSON_AddItemToArray(arr, o);
+        }
+        aggregates(arr, r->id, family, med, n);
+    }
+    free(med);
+    free(its);
+    free(src);
+}
+
+/* See report.h: the Google Benchmark JSON of doc, appended to out. */
+void bh_report_gbench(const cJSON *doc, bh_strbuf *out)
+{
+    bh_report_rows rows;
+    cJSON *root = cJSON_CreateObject();
+    cJSON *arr;
+    char *text;
+
+    bh_report_rows_load(doc, &rows);
+    cJSON_AddItemToObject(root, "context", context(doc));
+    arr = cJSON_AddArrayToObject(root, "benchmarks");
+    for (size_t i = 0; i < rows.n; i++)
+        case_entries(arr, &rows.v[i], (double)i);
+    text = cJSON_Print(root);
+    if (text) {
+        bh_strbuf_puts(out, text);
+        bh_strbuf_puts(out, "\n");
+        cJSON_free(text);
+    }
+    cJSON_Delete(root);
+    bh_report_rows_free(&rows);
+}

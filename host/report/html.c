@@ -1,0 +1,306 @@
+/* The single-file HTML report: inline CSS, inline SVG charts, no scripts
+ * and no external resources (a Content-Security-Policy that forbids them
+ * makes any slip visible as a browser error). Sections: summary table,
+ * baseline changes, distributions, roofline, backends side by side,
+ * history trends, run and system. */
+#include "html.h"
+
+#include "report_text.h"
+#include "units.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char css[] =
+    ":root{--fg:#1d2330;--mut:#5f6b7a;--bd:#d9dee5;--alt:#f5f7fa}"
+    "body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,'Helvetica Neue',Arial,"
+    "sans-serif;color:var(--fg);margin:0;background:#fff}"
+    "header{padding:18px 32px 10px;border-bottom:1px solid var(--bd)}"
+    "h1{font-size:22px;margin:0 0 4px}"
+    "h2{font-size:18px;margin:30px 0 8px;border-bottom:1px solid var(--bd);padding-bottom:4px}"
+    "h3{font-size:14px;margin:16px 0 4px;font-family:ui-monospace,Menlo,Consolas,monospace}"
+    "nav{padding:8px 32px;background:var(--alt);border-bottom:1px solid var(--bd);"
+    "position:sticky;top:0;z-index:2}"
+    "nav a{margin-right:18px;color:#1558b0;text-decoration:none}"
+    "main{padding:0 32px 40px}"
+    ".meta,.note{color:var(--mut);margin:4px 0}"
+    ".chips span{display:inline-block;padding:1px 10px;border-radius:12px;margin:6px 6px 0 0;"
+    "font-weight:600;color:#fff;font-size:13px}"
+    "table{border-collapse:collapse;font-size:13px;margin:6px 0}"
+    "th,td{padding:3px 10px;border-bottom:1px solid var(--bd);text-align:left;"
+    "vertical-align:top}"
+    "th{background:var(--alt);font-weight:600}"
+    "td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
+    ".id{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px}"
+    ".ok{color:#2e7d32}.bad{color:#c62828;font-weight:600}.skip{color:#8d6e00}"
+    ".v{display:inline-block;padding:0 7px;border-radius:4px;color:#fff;font-size:12px;"
+    "white-space:nowrap}"
+    ".best{font-weight:700;background:#e8f5e9}"
+    ".scroll{overflow-x:auto}"
+    ".grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(400px,1fr));gap:12px}"
+    ".card{border:1px solid var(--bd);border-radius:6px;padding:6px 8px}"
+    ".card h3{margin:2px 0;font-size:12px;word-break:break-all}"
+    "svg{display:block;margin:4px 0 10px}"
+    "svg text{font-family:system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;"
+    "font-size:11px;fill:#1d2330}"
+    "svg .m{fill:#5f6b7a}svg .c{font-family:ui-monospace,Menlo,Consolas,monospace}"
+    "svg .b{font-weight:700}"
+    "details>summary{cursor:pointer;color:#1558b0}"
+    "footer{padding:12px 32px;color:var(--mut);border-top:1px solid var(--bd);font-size:12px}";
+
+/* Appends s escaped for HTML. */
+static void esc(bh_strbuf *b, const char *s)
+{
+    bh_html_esc(b, s);
+}
+
+/* The CSS class of a status cell. */
+static const char *status_class(const char *st)
+{
+    if (strcmp(st, "ok") == 0)
+        return "ok";
+    if (strcmp(st, "skipped") == 0 || strcmp(st, "unsupported") == 0)
+        return "skip";
+    return "bad";
+}
+
+/* A verdict chip: colored label with the change. */
+static void verdict_chip(bh_strbuf *b, const bh_report_row *r)
+{
+    char c[32] = "";
+
+    if (!r->verdict) {
+        bh_strbuf_puts(b, "<span class=\"note\">-</span>");
+        return;
+    }
+    bh_strbuf_printf(b, "<span class=\"v\" style=\"background:%s\">",
+                     bh_svg_verdict_color(r->verdict, r->severity));
+    esc(b, r->verdict);
+    if (r->severity && *r->severity) {
+        bh_strbuf_puts(b, " (");
+        esc(b, r->severity);
+        bh_strbuf_puts(b, ")");
+    }
+    bh_strbuf_puts(b, "</span>");
+    if (r->head && isfinite(r->head->change)) {
+        bh_report_fmt_change(r->head->change, c, sizeof(c));
+        bh_strbuf_printf(b, " %s", c);
+    }
+}
+
+/* The table of every case: status, median, CI, CV, throughput, roofline
+ * and verdict. */
+static void summary_table(bh_strbuf *b, const bh_report_rows *rows)
+{
+    bh_strbuf_puts(b, "<div class=\"scroll\"><table><thead><tr><th>case</th><th>status</th>"
+                      "<th>median</th><th>99% CI</th><th>CV</th><th>throughput</th>");
+    if (rows->n_roofline)
+        bh_strbuf_puts(b, "<th>roofline</th>");
+    if (rows->n_verdicts)
+        bh_strbuf_puts(b, "<th>verdict</th>");
+    bh_strbuf_puts(b, "</tr></thead><tbody>\n");
+    for (size_t i = 0; i < rows->n; i++) {
+        const bh_report_row *r = &rows->v[i];
+        char med[32] = "-", lo[32] = "", hi[32] = "", cv[32] = "-", tp[48] = "-";
+
+        if (r->has_summary) {
+            bh_fmt_time(r->median, med, sizeof(med));
+            if (isfinite(r->lo) && isfinite(r->hi)) {
+                bh_fmt_time(r->lo, lo, sizeof(lo));
+                bh_fmt_time(r->hi, hi, sizeof(hi));
+            }
+            bh_fmt_pct(r->cv, cv, sizeof(cv));
+            if (isfinite(r->rate))
+                bh_fmt_rate(r->rate, r->rate_unit, tp, sizeof(tp));
+        }
+        bh_strbuf_puts(b, "<tr><td class=\"id\">");
+        esc(b, r->id);
+        bh_strbuf_printf(b, "</td><td class=\"%s\"", status_class(r->status));
+        if (*r->message) {
+            bh_strbuf_puts(b, " title=\"");
+            esc(b, r->message);
+            bh_strbuf_puts(b, "\"");
+        }
+        bh_strbuf_puts(b, ">");
+        esc(b, r->status);
+        bh_strbuf_printf(b, "</td><td class=\"n\">%s</td><td class=\"n\">", med);
+        if (*lo)
+            bh_strbuf_printf(b, "[%s, %s]", lo, hi);
+        bh_strbuf_printf(b, "</td><td class=\"n\">%s</td><td class=\"n\">", cv);
+        esc(b, tp);
+        bh_strbuf_puts(b, "</td>");
+        if (rows->n_roofline) {
+            bh_strbuf_puts(b, "<td class=\"n\">");
+            if (isfinite(r->roof_fraction))
+                bh_strbuf_printf(b, "%.1f%% %s", r->roof_fraction * 100,
+                                 strcmp(r->roof_bound, "memory") == 0 ? "mem" : "comp");
+            bh_strbuf_puts(b, "</td>");
+        }
+        if (rows->n_verdicts) {
+            bh_strbuf_puts(b, "<td>");
+            verdict_chip(b, r);
+            bh_strbuf_puts(b, "</td>");
+        }
+        bh_strbuf_puts(b, "</tr>\n");
+    }
+    bh_strbuf_puts(b, "</tbody></table></div>\n");
+}
+
+/* Status counts and the comparison's verdict counts as chips. */
+static void chips(bh_strbuf *b, const cJSON *doc, const bh_report_rows *rows)
+{
+    static const char *const st[] = {"ok",      "skipped", "unsupported", "failed",
+                                     "invalid", "crashed", "timeout",     "oom"};
+    static const char *const vk[] = {"regressed", "improved",     "inconclusive", "within noise",
+                                     "no change", "new",          "missing"};
+    const cJSON *counts = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(doc, "comparison"), "counts");
+
+    bh_strbuf_puts(b, "<div class=\"chips\">");
+    for (size_t k = 0; k < sizeof(st) / sizeof(*st); k++) {
+        size_t n = 0;
+
+        for (size_t i = 0; i < rows->n; i++)
+            n += strcmp(rows->v[i].status, st[k]) == 0;
+        if (n)
+            bh_strbuf_printf(b, "<span style=\"background:%s\">%zu %s</span>",
+                             k == 0 ? "#2e7d32" : k < 3 ? "#8d6e00" : "#c62828", n, st[k]);
+    }
+    for (size_t k = 0; k < sizeof(vk) / sizeof(*vk); k++) {
+        double n = bh_report_num(counts, vk[k]);
+
+        if (n > 0)
+            bh_strbuf_printf(b, "<span style=\"background:%s\">%.0f %s</span>",
+                             bh_svg_verdict_color(vk[k], "critical"), n, vk[k]);
+    }
+    bh_strbuf_puts(b, "</div>\n");
+}
+
+/* One row of a two-column facts table. */
+static void kv(bh_strbuf *b, const char *k, const char *v)
+{
+    bh_strbuf_puts(b, "<tr><th>");
+    esc(b, k);
+    bh_strbuf_puts(b, "</th><td>");
+    esc(b, v);
+    bh_strbuf_puts(b, "</td></tr>\n");
+}
+
+/* The run and system facts, and the plugins with their hashes. */
+static void system_section(bh_strbuf *b, const cJSON *doc)
+{
+    const cJSON *run = cJSON_GetObjectItemCaseSensitive(doc, "run");
+    const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(run, "config");
+    const cJSON *sys = cJSON_GetObjectItemCaseSensitive(doc, "system");
+    const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(sys, "cpu");
+    const cJSON *os = cJSON_GetObjectItemCaseSensitive(sys, "os");
+    const cJSON *it;
+    bh_strbuf cmd = BH_STRBUF_INIT;
+    char buf[64];
+
+    bh_strbuf_puts(b, "<section id=\"system\"><h2>Run and system</h2><table>\n");
+    kv(b, "config", bh_report_str(cfg, "path", "-"));
+    kv(b, "config hash", bh_report_str(cfg, "hash", "-"));
+    kv(b, "started", bh_report_str(run, "started_at", "-"));
+    kv(b, "finished", bh_report_str(run, "finished_at", "-"));
+    snprintf(buf, sizeof(buf), "%.2f s", bh_report_num(run, "duration_s"));
+    kv(b, "duration", buf);
+    kv(b, "seed", bh_report_str(run, "seed", "-"));
+    kv(b, "complete",
+       cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(run, "complete")) ? "no (interrupted)"
+                                                                         : "yes");
+    cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(run, "command_line")) {
+        if (cJSON_IsString(it)) {
+            bh_strbuf_puts(&cmd, cmd.len ? " " : "bhost ");
+            bh_strbuf_puts(&cmd, it->valuestring);
+        }
+    }
+    kv(b, "command line", bh_strbuf_str(&cmd));
+    kv(b, "bhost", bh_report_str(run, "host_version", "-"));
+    kv(b, "host", bh_report_str(sys, "hostname", "-"));
+    kv(b, "CPU", bh_report_str(cpu, "model", "-"));
+    snprintf(buf, sizeof(buf), "%.0f logical, %.0f physical, %.0f NUMA node(s)",
+             bh_report_num(cpu, "logical_cores"), bh_report_num(cpu, "physical_cores"),
+             bh_report_num(cpu, "numa_nodes"));
+    kv(b, "cores", buf);
+    kv(b, "kernel", bh_report_str(os, "release", "-"));
+    kv(b, "compiler", bh_report_str(sys, "compiler", "-"));
+    kv(b, "governor",
+       bh_report_str(cJSON_GetObjectItemCaseSensitive(sys, "frequency"), "governor", "-"));
+    kv(b, "fingerprint", bh_report_str(sys, "fingerprint_hash", "-"));
+    bh_strbuf_puts(b, "</table>\n<h3>plugins</h3><table><thead><tr><th>plugin</th>"
+                      "<th>version</th><th>status</th><th>sha256</th></tr></thead><tbody>\n");
+    cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(run, "plugins")) {
+        bh_strbuf_puts(b, "<tr><td class=\"id\">");
+        esc(b, bh_report_str(it, "name", bh_report_str(it, "requested", "?")));
+        bh_strbuf_puts(b, "</td><td>");
+        esc(b, bh_report_str(it, "version", "-"));
+        bh_strbuf_puts(b, "</td><td>");
+        esc(b, bh_report_str(it, "status", "-"));
+        bh_strbuf_puts(b, "</td><td class=\"id\">");
+        esc(b, bh_report_str(it, "sha256", "-"));
+        bh_strbuf_puts(b, "</td></tr>\n");
+    }
+    bh_strbuf_puts(b, "</tbody></table></section>\n");
+    bh_strbuf_free(&cmd);
+}
+
+/* The document head: CSP (no scripts, no fetches), title and the style. */
+static void head(bh_strbuf *b, const char *name)
+{
+    bh_strbuf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src "
+                      "'none'; style-src 'unsafe-inline'; img-src data:\">\n"
+                      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                      "<title>bhost report: ");
+    esc(b, name);
+    bh_strbuf_printf(b, "</title>\n<style>%s</style>\n</head>\n<body>\n", css);
+}
+
+/* See report.h: the HTML report of doc, appended to out. */
+void bh_report_html(const cJSON *doc, const bh_report_ctx *ctx, bh_strbuf *out)
+{
+    const cJSON *run = cJSON_GetObjectItemCaseSensitive(doc, "run");
+    const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(run, "config");
+    const cJSON *cmp = cJSON_GetObjectItemCaseSensitive(doc, "comparison");
+    const char *name = bh_report_str(cfg, "name", "result");
+    bh_report_rows rows;
+
+    bh_report_rows_load(doc, &rows);
+    head(out, name);
+    bh_strbuf_puts(out, "<header><h1>bhost report: ");
+    esc(out, name);
+    bh_strbuf_puts(out, "</h1><p class=\"meta\">");
+    esc(out, bh_report_str(run, "started_at", ""));
+    bh_strbuf_puts(out, " &middot; host ");
+    esc(out, bh_report_str(cJSON_GetObjectItemCaseSensitive(doc, "system"), "hostname", "?"));
+    bh_strbuf_printf(out, " &middot; %zu cases", rows.n);
+    if (cJSON_IsObject(cmp)) {
+        bh_strbuf_puts(out, " &middot; baseline ");
+        esc(out, bh_report_str(cmp, "baseline", "?"));
+    }
+    bh_strbuf_puts(out, "</p>");
+    chips(out, doc, &rows);
+    bh_strbuf_puts(out, "</header>\n<nav><a href=\"#summary\">Summary</a>"
+                        "<a href=\"#changes\">Changes</a>"
+                        "<a href=\"#distributions\">Distributions</a>"
+                        "<a href=\"#roofline\">Roofline</a>"
+                        "<a href=\"#backends\">Backends</a>"
+                        "<a href=\"#history\">History</a>"
+                        "<a href=\"#system\">Run and system</a></nav>\n<main>\n");
+    bh_strbuf_puts(out, "<section id=\"summary\"><h2>Summary</h2>\n");
+    summary_table(out, &rows);
+    bh_strbuf_puts(out, "</section>\n");
+    bh_report_html_changes(out, &rows);
+    bh_report_html_dist(out, &rows);
+    bh_report_html_roofline(out, doc, &rows);
+    bh_report_html_backends(out, &rows);
+    bh_report_html_history(out, doc, ctx ? ctx->history : NULL);
+    system_section(out, doc);
+    bh_strbuf_puts(out, "</main>\n<footer>Generated by bhost ");
+    esc(out, bh_report_str(run, "host_version", ""));
+    bh_strbuf_puts(out, " from a bhost.result/1 document. Self-contained: no scripts, no "
+                        "network.</footer>\n</body>\n</html>\n");
+    bh_report_rows_free(&rows);
+}

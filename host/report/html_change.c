@@ -1,0 +1,210 @@
+/* The changes section of the HTML report: one row per compared (case,
+ * metric) with a bar from 0 to the estimated change and its confidence
+ * interval as a line with caps, colored by verdict, the noise floor as a
+ * grey band, most notable first. The axis is symmetric-logarithmic
+ * (linear within +-1%, logarithmic beyond) so +1% and +300% both read. */
+#include "html.h"
+
+#include "bh_mem.h"
+#include "report_text.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define W 1120.0
+#define LABEL 330.0
+#define PLOT 400.0
+#define ROW 20.0
+#define LABEL_CHARS 48 /* monospace 11px characters in LABEL - 8 pixels */
+#define TOP 30.0
+#define LIN 0.01 /* symlog: linear scale below 1% */
+
+typedef struct item {
+    const bh_report_row *r;
+    const bh_report_change *ch;
+    int rank;
+    size_t pos;
+} item;
+
+/* Rows order: verdict rank, then the larger change, then document order. */
+static int cmp_item(const void *a, const void *b)
+{
+    const item *x = a, *y = b;
+    double mx = fabs(x->ch->change), my = fabs(y->ch->change);
+
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    if (mx != my)
+        return mx > my ? -1 : 1;
+    return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+/* symlog transform of a relative change. */
+static double slog(double v)
+{
+    return (v < 0 ? -1 : 1) * log10(1 + fabs(v) / LIN);
+}
+
+/* Pixel of change v, clamped to the plot; *edge is -1 / +1 when clamped. */
+static double px(const bh_svg_axis *ax, double v, int *edge)
+{
+    double s = isinf(v) ? (v < 0 ? -1e9 : 1e9) : slog(v);
+
+    *edge = s < ax->d0 ? -1 : s > ax->d1 ? 1 : 0;
+    return bh_svg_pos(ax, fmin(fmax(s, ax->d0), ax->d1));
+}
+
+/* Grid lines and labels at 0 and +-1%, 10%, 100%, 1000% within the axis. */
+static void axis(bh_strbuf *b, const bh_svg_axis *ax, double decades, double h)
+{
+    for (int k = -4; k <= 4; k++) {
+        double v = k == 0 ? 0 : (k < 0 ? -1 : 1) * LIN * pow(10, abs(k) - 1);
+        int e;
+        double x;
+        char lab[32];
+
+        if (fabs(slog(v)) > decades + 0.01)
+            continue;
+        /* +-1% crowd the 0 label on wide axes: lines only */
+        if (abs(k) == 1 && decades >= 3) {
+            x = px(ax, v, &e);
+            bh_strbuf_printf(b,
+                             "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                             "stroke=\"#e3e7ec\"/>",
+                             x, TOP - 6, x, h - 4);
+            continue;
+        }
+        x = px(ax, v, &e);
+        if (k != 0)
+            snprintf(lab, sizeof(lab), "%+g%%", v * 100);
+        else
+            snprintf(lab, sizeof(lab), "0");
+        bh_strbuf_printf(b,
+                         "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>",
+                         x, TOP - 6, x, h - 4, k == 0 ? "#607d8b" : "#e3e7ec");
+        bh_svg_text(b, x, TOP - 10, "middle", "m", lab);
+    }
+}
+
+/* The end of an interval at (x, y): a cap, or an arrow pointing out of
+ * the plot (side -1 left, +1 right) when the end lies beyond the axis. */
+static void cap_mark(bh_strbuf *b, double x, double y, int clamped, int side)
+{
+    if (clamped)
+        bh_strbuf_printf(b, "<path d=\"M%.1f %.1f l%d -4 v8 z\" fill=\"#263238\"/>", x, y,
+                         -6 * side);
+    else
+        bh_strbuf_printf(b,
+                         "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                         "stroke=\"#263238\" stroke-width=\"1.5\"/>",
+                         x, y - 4, x, y + 4);
+}
+
+/* One (case, metric) row: noise band, change bar, interval, labels. */
+static void row(bh_strbuf *b, const item *it, const bh_svg_axis *ax, double y)
+{
+    const bh_report_change *ch = it->ch;
+    const char *col = bh_svg_verdict_color(ch->verdict, ch->severity);
+    double cy = y + ROW / 2;
+    int e0, e1, e2;
+    double x0 = px(ax, 0, &e0);
+    double xc = px(ax, ch->change, &e0);
+    double xl = px(ax, ch->lo, &e1);
+    double xh = px(ax, ch->hi, &e2);
+    char c[32], lo[32], hi[32], q[32], txt[200], label[600], clipped[256];
+
+    bh_report_fmt_change(ch->change, c, sizeof(c));
+    bh_report_fmt_change(ch->lo, lo, sizeof(lo));
+    bh_report_fmt_change(ch->hi, hi, sizeof(hi));
+    bh_report_fmt_p(ch->q, q, sizeof(q));
+    if (strcmp(ch->metric, "time") == 0)
+        snprintf(label, sizeof(label), "%s", it->r->id);
+    else
+        snprintf(label, sizeof(label), "%s \xc2\xb7 %s", it->r->id, ch->metric);
+    bh_strbuf_puts(b, "<g>");
+    snprintf(txt, sizeof(txt), "%s %s [%s, %s], q=%s, %s%s%s%s", ch->metric, c, lo, hi, q,
+             ch->verdict, ch->severity ? " (" : "", ch->severity ? ch->severity : "",
+             ch->severity ? ")" : "");
+    {
+        char *tip = bh_xasprintf("%s: %s", it->r->id, txt);
+        bh_svg_title(b, tip);
+        free(tip);
+    }
+    if (isfinite(ch->noise_floor) && ch->noise_floor > 0) {
+        double a = px(ax, -ch->noise_floor, &e0), z = px(ax, ch->noise_floor, &e0);
+
+        bh_strbuf_printf(b,
+                         "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+                         "fill=\"#eceff1\"/>",
+                         a, y + 1, z - a, ROW - 2);
+    }
+    bh_strbuf_printf(b,
+                     "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"10\" fill=\"%s\" "
+                     "fill-opacity=\"0.85\"/>",
+                     fmin(x0, xc), cy - 5, fmax(fabs(xc - x0), 1.0), col);
+    if (!isnan(ch->lo) && !isnan(ch->hi)) {
+        bh_strbuf_printf(b,
+                         "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                         "stroke=\"#263238\" stroke-width=\"1.5\"/>",
+                         xl, cy, xh, cy);
+        cap_mark(b, xl, cy, e1, -1);
+        cap_mark(b, xh, cy, e2, 1);
+    }
+    bh_svg_clip(label, LABEL_CHARS, clipped, sizeof(clipped));
+    bh_svg_text(b, LABEL - 8, cy + 4, "end", "c", clipped);
+    snprintf(txt, sizeof(txt), "%s [%s, %s] %s%s%s%s", c, lo, hi, ch->verdict,
+             ch->severity ? " (" : "", ch->severity ? ch->severity : "", ch->severity ? ")" : "");
+    bh_svg_text(b, LABEL + PLOT + 12, cy + 4, "start", NULL, txt);
+    bh_strbuf_puts(b, "</g>\n");
+}
+
+/* See html.h. */
+void bh_report_html_changes(bh_strbuf *b, const bh_report_rows *rows)
+{
+    size_t cap = 0, n = 0;
+    item *items = NULL;
+    double worst = LIN;
+    double decades, h;
+    bh_svg_axis ax;
+
+    bh_strbuf_puts(b, "<section id=\"changes\"><h2>Changes against the baseline</h2>\n");
+    for (size_t i = 0; i < rows->n; i++)
+        for (size_t k = 0; k < rows->v[i].n_changes; k++) {
+            const bh_report_change *ch = &rows->v[i].changes[k];
+
+            if (!isfinite(ch->change))
+                continue;
+            BH_PUSH(items, n, cap,
+                    ((item){&rows->v[i], ch, bh_report_verdict_rank(ch->verdict, ch->severity),
+                            n}));
+            worst = fmax(worst, fabs(ch->change));
+            if (isfinite(ch->lo))
+                worst = fmax(worst, fabs(ch->lo));
+            if (isfinite(ch->hi))
+                worst = fmax(worst, fabs(ch->hi));
+        }
+    if (n == 0) {
+        bh_strbuf_puts(b, "<p class=\"note\">No comparison with a baseline in this result "
+                          "(run with <code>--baseline</code>, or pass "
+                          "<code>bhost report RESULT --baseline BASE.json</code>).</p>"
+                          "</section>\n");
+        return;
+    }
+    qsort(items, n, sizeof(item), cmp_item);
+    decades = ceil(slog(fmin(worst, 1000.0)) - 1e-9);
+    if (decades < 1)
+        decades = 1;
+    ax = (bh_svg_axis){-decades, decades, LABEL, LABEL + PLOT};
+    h = TOP + ROW * (double)n + 8;
+    bh_strbuf_puts(b, "<p class=\"note\">Relative change of each metric, candidate against "
+                      "baseline (for time, + is slower), with its confidence interval; grey "
+                      "band: the noise floor. Colors: the verdict.</p>\n");
+    bh_svg_open(b, W, h, "changes against the baseline");
+    axis(b, &ax, decades, h);
+    for (size_t k = 0; k < n; k++)
+        row(b, &items[k], &ax, TOP + ROW * (double)k);
+    bh_strbuf_puts(b, "</svg>\n</section>\n");
+    free(items);
+}

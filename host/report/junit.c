@@ -1,0 +1,188 @@
+/* JUnit XML export (the Jenkins/Ant junit-10.xsd form that CI systems
+ * read): <testsuites> with one <testsuite> named after the config, one
+ * <testcase> per case (classname plugin/benchmark, name the case id, time
+ * the wall time of its runs in seconds).
+ *
+ *   critical regression            <failure type="regression">
+ *   failed, invalid                <failure type="STATUS">
+ *   crashed, timeout, oom, other   <error type="STATUS">
+ *   skipped, unsupported           <skipped message="...">
+ * Each testcase's <system-out> holds its figures (median, CI, CV,
+ * throughput, verdict). All text is XML-escaped; characters XML cannot
+ * carry become U+FFFD. */
+#include "report.h"
+
+#include "report_case.h"
+#include "report_text.h"
+#include "units.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef enum outcome { PASS, FAILURE, ERROR, SKIPPED } outcome;
+
+/* True when r regressed with severity critical. */
+static int is_critical(const bh_report_row *r)
+{
+    return r->verdict && strcmp(r->verdict, "regressed") == 0 && r->severity &&
+           strcmp(r->severity, "critical") == 0;
+}
+
+/* What a case is in JUnit terms (see the table at the top). */
+static outcome classify(const bh_report_row *r)
+{
+    if (strcmp(r->status, "skipped") == 0 || strcmp(r->status, "unsupported") == 0)
+        return SKIPPED;
+    if (strcmp(r->status, "failed") == 0 || strcmp(r->status, "invalid") == 0)
+        return FAILURE;
+    if (!r->ok)
+        return ERROR;
+    return is_critical(r) ? FAILURE : PASS;
+}
+
+/* Appends name="value" with the value escaped. */
+static void attr(bh_strbuf *b, const char *name, const char *value)
+{
+    bh_strbuf_printf(b, " %s=\"", name);
+    bh_report_xml_attr(b, value);
+    bh_strbuf_append(b, "\"", 1);
+}
+
+/* "regressed (critical): time +12.3% [+10.1%, +14.5%], q=0.0012,
+ * 1.64 us -> 1.84 us" */
+static void regression_message(const bh_report_row *r, char *buf, size_t cap)
+{
+    const bh_report_change *ch = r->head;
+    char c[32] = "-", lo[32] = "-", hi[32] = "-", q[32] = "-", bv[48] = "-", cv[48] = "-";
+
+    if (ch) {
+        bh_report_fmt_change(ch->change, c, sizeof(c));
+        bh_report_fmt_change(ch->lo, lo, sizeof(lo));
+        bh_report_fmt_change(ch->hi, hi, sizeof(hi));
+        bh_report_fmt_p(ch->q, q, sizeof(q));
+        bh_report_fmt_value(ch->base, ch->unit, bv, sizeof(bv));
+        bh_report_fmt_value(ch->cand, ch->unit, cv, sizeof(cv));
+    }
+    snprintf(buf, cap, "regressed (critical): %s %s [%s, %s], q=%s, %s -> %s",
+             ch ? ch->metric : "time", c, lo, hi, q, bv, cv);
+}
+
+/* The figures of a case as one text line. */
+static void figures(bh_strbuf *b, const bh_report_row *r)
+{
+    char med[32], lo[32], hi[32], tp[48];
+
+    if (!r->has_summary)
+        return;
+    bh_fmt_time(r->median, med, sizeof(med));
+    bh_fmt_time(r->lo, lo, sizeof(lo));
+    bh_fmt_time(r->hi, hi, sizeof(hi));
+    bh_strbuf_printf(b, "median %s per iteration, CI [%s, %s], CV %.2f%%, %.0f runs", med, lo,
+                     hi, r->cv * 100, r->n_runs);
+    if (isfinite(r->rate)) {
+        bh_fmt_rate(r->rate, r->rate_unit, tp, sizeof(tp));
+        bh_strbuf_printf(b, ", %s", tp);
+    }
+    if (r->verdict && r->head) {
+        char c[32];
+
+        bh_report_fmt_change(r->head->change, c, sizeof(c));
+        bh_strbuf_printf(b, ", verdict %s%s%s (%s %s)", r->verdict,
+                         r->severity ? " " : "", r->severity ? r->severity : "",
+                         r->head->metric, c);
+    }
+}
+
+/* The <testcase> element of one case. */
+static void testcase(bh_strbuf *b, const bh_report_row *r)
+{
+    outcome oc = classify(r);
+    bh_strbuf fig = BH_STRBUF_INIT;
+    char msg[512];
+
+    bh_strbuf_puts(b, "    <testcase");
+    attr(b, "classname", r->group);
+    attr(b, "name", r->id);
+    bh_strbuf_printf(b, " time=\"%.6f\">\n", r->wall_s);
+    figures(&fig, r);
+    if (oc == SKIPPED) {
+        bh_strbuf_puts(b, "      <skipped");
+        attr(b, "message", *r->message ? r->message : r->status);
+        bh_strbuf_puts(b, "/>\n");
+    } else if (oc != PASS) {
+        const char *tag = oc == FAILURE ? "failure" : "error";
+
+        if (r->ok)
+            regression_message(r, msg, sizeof(msg));
+        else
+            snprintf(msg, sizeof(msg), "%s%s%s", r->status, *r->message ? ": " : "",
+                     r->message);
+        bh_strbuf_printf(b, "      <%s", tag);
+        attr(b, "type", r->ok ? "regression" : r->status);
+        attr(b, "message", msg);
+        bh_strbuf_puts(b, ">");
+        bh_report_xml_escape(b, r->id);
+        bh_strbuf_puts(b, ": ");
+        bh_report_xml_escape(b, r->ok ? msg : r->message);
+        bh_strbuf_printf(b, "</%s>\n", tag);
+    }
+    if (fig.len) {
+        bh_strbuf_puts(b, "      <system-out>");
+        bh_report_xml_escape(b, bh_strbuf_str(&fig));
+        bh_strbuf_puts(b, "</system-out>\n");
+    }
+    bh_strbuf_puts(b, "    </testcase>\n");
+    bh_strbuf_free(&fig);
+}
+
+/* One <property> of the suite. */
+static void property(bh_strbuf *b, const char *name, const char *value)
+{
+    bh_strbuf_puts(b, "      <property");
+    attr(b, "name", name);
+    attr(b, "value", value);
+    bh_strbuf_puts(b, "/>\n");
+}
+
+/* See report.h: the JUnit XML of doc, appended to out. */
+void bh_report_junit(const cJSON *doc, bh_strbuf *out)
+{
+    const cJSON *run = cJSON_GetObjectItemCaseSensitive(doc, "run");
+    const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(run, "config");
+    const cJSON *sys = cJSON_GetObjectItemCaseSensitive(doc, "system");
+    const char *name = bh_report_str(cfg, "name", "bhost");
+    double dur = bh_report_num(run, "duration_s");
+    bh_report_rows rows;
+    size_t count[4] = {0};
+    char t[64];
+
+    bh_report_rows_load(doc, &rows);
+    for (size_t i = 0; i < rows.n; i++)
+        count[classify(&rows.v[i])]++;
+    snprintf(t, sizeof(t), "%.3f", isfinite(dur) && dur >= 0 ? dur : 0.0);
+    bh_strbuf_puts(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites");
+    attr(out, "name", "bhost");
+    bh_strbuf_printf(out, " tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" time=\"%s\">\n", rows.n,
+                     count[FAILURE], count[ERROR], t);
+    bh_strbuf_puts(out, "  <testsuite");
+    attr(out, "name", name);
+    bh_strbuf_printf(out,
+                     " tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" "
+                     "time=\"%s\"",
+                     rows.n, count[FAILURE], count[ERROR], count[SKIPPED], t);
+    attr(out, "timestamp", bh_report_str(run, "started_at", ""));
+    attr(out, "hostname", bh_report_str(sys, "hostname", ""));
+    bh_strbuf_puts(out, ">\n    <properties>\n");
+    property(out, "config", bh_report_str(cfg, "path", ""));
+    property(out, "config_hash", bh_report_str(cfg, "hash", ""));
+    property(out, "bhost_version", bh_report_str(run, "host_version", ""));
+    property(out, "seed", bh_report_str(run, "seed", ""));
+    property(out, "complete",
+             cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(run, "complete")) ? "false" : "true");
+    bh_strbuf_puts(out, "    </properties>\n");
+    for (size_t i = 0; i < rows.n; i++)
+        testcase(out, &rows.v[i]);
+    bh_strbuf_puts(out, "  </testsuite>\n</testsuites>\n");
+    bh_report_rows_free(&rows);
+}

@@ -1,0 +1,247 @@
+/* Markdown summary for a CI job summary or a pull-request comment
+ * (GitHub-flavoured tables): a headline, regressions first (critical,
+ * warning, minor; largest change first), then improvements, then cases
+ * that did not end ok, then the full table collapsed in <details>. All
+ * text from the document is escaped for table cells. */
+#include "report.h"
+
+#include "bh_mem.h"
+#include "report_case.h"
+#include "report_text.h"
+#include "units.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Appends one escaped table cell and its closing bar. */
+static void cell(bh_strbuf *b, const char *s)
+{
+    bh_strbuf_puts(b, " ");
+    bh_report_md_escape(b, s);
+    bh_strbuf_puts(b, " |");
+}
+
+/* Sort key for the change sections: rank, then |change| descending, then
+ * document order. */
+typedef struct ranked {
+    const bh_report_row *r;
+    int rank;
+    double mag;
+    size_t pos;
+} ranked;
+
+/* qsort order of ranked rows. */
+static int cmp_ranked(const void *a, const void *b)
+{
+    const ranked *x = a, *y = b;
+
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    if (x->mag != y->mag)
+        return x->mag > y->mag ? -1 : 1;
+    return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+/* Rows whose verdict rank is in [lo, hi], sorted; *n gets their count. */
+static ranked *select_rows(const bh_report_rows *rows, int lo, int hi, size_t *n)
+{
+    ranked *v = bh_xcalloc(rows->n + 1, sizeof(ranked));
+
+    *n = 0;
+    for (size_t i = 0; i < rows->n; i++) {
+        const bh_report_row *r = &rows->v[i];
+        int rank = bh_report_verdict_rank(r->verdict, r->severity);
+
+        if (rank < lo || rank > hi)
+            continue;
+        v[*n].r = r;
+        v[*n].rank = rank;
+        v[*n].mag = r->head && isfinite(r->head->change) ? fabs(r->head->change) : 0;
+        v[*n].pos = i;
+        (*n)++;
+    }
+    qsort(v, *n, sizeof(ranked), cmp_ranked);
+    return v;
+}
+
+/* The table of the rows v[0..n) of one change section. */
+static void change_table(bh_strbuf *b, const ranked *v, size_t n, int with_severity)
+{
+    bh_strbuf_puts(b, "| case | metric | change | CI | q | baseline | candidate |");
+    if (with_severity)
+        bh_strbuf_puts(b, " severity |");
+    bh_strbuf_puts(b, "\n|---|---|--:|---|--:|--:|--:|");
+    if (with_severity)
+        bh_strbuf_puts(b, "---|");
+    bh_strbuf_puts(b, "\n");
+    for (size_t i = 0; i < n; i++) {
+        const bh_report_row *r = v[i].r;
+        const bh_report_change *ch = r->head;
+        char c[32] = "-", lo[32] = "-", hi[32] = "-", ci[80] = "-", q[32] = "-";
+        char bv[48] = "-", cv[48] = "-";
+
+        if (ch) {
+            bh_report_fmt_change(ch->change, c, sizeof(c));
+            bh_report_fmt_change(ch->lo, lo, sizeof(lo));
+            bh_report_fmt_change(ch->hi, hi, sizeof(hi));
+            snprintf(ci, sizeof(ci), "[%s, %s]", lo, hi);
+            bh_report_fmt_p(ch->q, q, sizeof(q));
+            bh_report_fmt_value(ch->base, ch->unit, bv, sizeof(bv));
+            bh_report_fmt_value(ch->cand, ch->unit, cv, sizeof(cv));
+        }
+        bh_strbuf_puts(b, "|");
+        cell(b, r->id);
+        cell(b, ch ? ch->metric : "time");
+        bh_strbuf_printf(b, " **%s** |", c);
+        cell(b, ci);
+        cell(b, q);
+        cell(b, bv);
+        cell(b, cv);
+        if (with_severity)
+            cell(b, r->severity ? r->severity : "");
+        bh_strbuf_puts(b, "\n");
+    }
+    bh_strbuf_puts(b, "\n");
+}
+
+/* The section of cases that did not end ok (nothing when all did). */
+static void failures(bh_strbuf *b, const bh_report_rows *rows)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < rows->n; i++)
+        n += !rows->v[i].ok;
+    if (n == 0)
+        return;
+    bh_strbuf_printf(b, "### Not ok (%zu)\n\n| case | status | message |\n|---|---|---|\n", n);
+    for (size_t i = 0; i < rows->n; i++) {
+        const bh_report_row *r = &rows->v[i];
+
+        if (r->ok)
+            continue;
+        bh_strbuf_puts(b, "|");
+        cell(b, r->id);
+        bh_strbuf_printf(b, " %s%s%s |", bh_report_status_failed(r->status) ? "**" : "",
+                         r->status, bh_report_status_failed(r->status) ? "**" : "");
+        cell(b, r->message);
+        bh_strbuf_puts(b, "\n");
+    }
+    bh_strbuf_puts(b, "\n");
+}
+
+/* Every case, collapsed in <details>. */
+static void full_table(bh_strbuf *b, const bh_report_rows *rows)
+{
+    bh_strbuf_printf(b, "<details><summary>All %zu cases</summary>\n\n", rows->n);
+    bh_strbuf_puts(b, "| case | status | median | 99% CI | CV | throughput | verdict |\n"
+                      "|---|---|--:|---|--:|--:|---|\n");
+    for (size_t i = 0; i < rows->n; i++) {
+        const bh_report_row *r = &rows->v[i];
+        char med[32] = "-", lo[32], hi[32], ci[80] = "-", cv[32] = "-", tp[48] = "-";
+        char vt[96] = "";
+
+        if (r->has_summary) {
+            bh_fmt_time(r->median, med, sizeof(med));
+            bh_fmt_time(r->lo, lo, sizeof(lo));
+            bh_fmt_time(r->hi, hi, sizeof(hi));
+            if (isfinite(r->lo) && isfinite(r->hi))
+                snprintf(ci, sizeof(ci), "[%s, %s]", lo, hi);
+            bh_fmt_pct(r->cv, cv, sizeof(cv));
+            if (isfinite(r->rate))
+                bh_fmt_rate(r->rate, r->rate_unit, tp, sizeof(tp));
+        }
+        if (r->verdict) {
+            char c[32] = "";
+
+            if (r->head && isfinite(r->head->change))
+                bh_report_fmt_change(r->head->change, c, sizeof(c));
+            snprintf(vt, sizeof(vt), "%s%s%s%s%s", r->verdict, r->severity ? " (" : "",
+                     r->severity ? r->severity : "", r->severity ? ")" : "", "");
+            if (*c) {
+                size_t l = strlen(vt);
+                snprintf(vt + l, sizeof(vt) - l, " %s", c);
+            }
+        }
+        bh_strbuf_puts(b, "|");
+        cell(b, r->id);
+        cell(b, r->status);
+        cell(b, med);
+        cell(b, ci);
+        cell(b, cv);
+        cell(b, tp);
+        cell(b, vt);
+        bh_strbuf_puts(b, "\n");
+    }
+    bh_strbuf_puts(b, "\n</details>\n");
+}
+
+/* "smoke: 5 cases, 1 regressed (1 critical), 2 improved, 1 failed" */
+static void headline(bh_strbuf *b, const cJSON *doc, const bh_report_rows *rows, size_t n_reg,
+                     size_t n_crit, size_t n_imp)
+{
+    const cJSON *run = cJSON_GetObjectItemCaseSensitive(doc, "run");
+    const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(run, "config");
+    const cJSON *cmp = cJSON_GetObjectItemCaseSensitive(doc, "comparison");
+    size_t bad = 0;
+
+    for (size_t i = 0; i < rows->n; i++)
+        bad += bh_report_status_failed(rows->v[i].status);
+    bh_strbuf_puts(b, "## bhost: ");
+    bh_report_md_escape(b, bh_report_str(cfg, "name", "result"));
+    bh_strbuf_printf(b, " \xe2\x80\x94 %zu cases", rows->n);
+    if (rows->n_verdicts)
+        bh_strbuf_printf(b, ", %zu regressed (%zu critical), %zu improved", n_reg, n_crit, n_imp);
+    if (bad)
+        bh_strbuf_printf(b, ", %zu failed", bad);
+    bh_strbuf_puts(b, "\n\n");
+    bh_strbuf_puts(b, "config `");
+    bh_report_md_escape(b, bh_report_str(cfg, "path", ""));
+    bh_strbuf_puts(b, "` \xc2\xb7 ");
+    bh_report_md_escape(b, bh_report_str(run, "started_at", ""));
+    bh_strbuf_puts(b, " \xc2\xb7 host ");
+    bh_report_md_escape(b, bh_report_str(cJSON_GetObjectItemCaseSensitive(doc, "system"),
+                                         "hostname", "?"));
+    bh_strbuf_puts(b, " \xc2\xb7 bhost ");
+    bh_report_md_escape(b, bh_report_str(run, "host_version", "?"));
+    if (cJSON_IsObject(cmp)) {
+        bh_strbuf_puts(b, " \xc2\xb7 baseline ");
+        bh_report_md_escape(b, bh_report_str(cmp, "baseline", "?"));
+    }
+    bh_strbuf_puts(b, "\n\n");
+}
+
+/* See report.h: the Markdown summary of doc, appended to out. */
+void bh_report_markdown(const cJSON *doc, bh_strbuf *out)
+{
+    bh_report_rows rows;
+    size_t n_reg, n_imp, n_crit = 0;
+    ranked *reg, *imp;
+
+    bh_report_rows_load(doc, &rows);
+    reg = select_rows(&rows, 0, 2, &n_reg);
+    imp = select_rows(&rows, 3, 3, &n_imp);
+    for (size_t i = 0; i < n_reg; i++)
+        n_crit += reg[i].rank == 0;
+    headline(out, doc, &rows, n_reg, n_crit, n_imp);
+    if (rows.n_verdicts == 0) {
+        bh_strbuf_puts(out, "No baseline comparison in this result.\n\n");
+    } else {
+        bh_strbuf_printf(out, "### Regressions (%zu)\n\n", n_reg);
+        if (n_reg)
+            change_table(out, reg, n_reg, 1);
+        else
+            bh_strbuf_puts(out, "None.\n\n");
+        bh_strbuf_printf(out, "### Improvements (%zu)\n\n", n_imp);
+        if (n_imp)
+            change_table(out, imp, n_imp, 0);
+        else
+            bh_strbuf_puts(out, "None.\n\n");
+    }
+    failures(out, &rows);
+    full_table(out, &rows);
+    free(reg);
+    free(imp);
+    bh_report_rows_free(&rows);
+}

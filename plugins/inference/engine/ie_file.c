@@ -1,0 +1,126 @@
+/*
+ * ie_file.c -- weight files: read-only mapping, format detection, tensor
+ * lookup and element conversion shared by the safetensors and GGUF
+ * parsers.
+ */
+#include "ie_file.h"
+#include "ie.h"
+#include "ie_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void ie_tensor_dir_free(ie_tensor_dir *d)
+{
+    free(d->t);
+    free(d->strings);
+    d->t = NULL;
+    d->strings = NULL;
+    d->n = 0;
+}
+
+const ie_tensor *ie_tensor_find(const ie_tensor_dir *d, const char *name)
+{
+    for (int i = 0; i < d->n; i++)
+        if (strcmp(d->t[i].name, name) == 0)
+            return &d->t[i];
+    return NULL;
+}
+
+size_t ie_type_size(int type)
+{
+    switch (type) {
+    case IE_T_F32: return 4;
+    case IE_T_F16:
+    case IE_T_BF16: return 2;
+    case IE_T_F64: return 8;
+    default: return 0;
+    }
+}
+
+float ie_tensor_get(const ie_tensor *t, uint64_t i)
+{
+    const uint8_t *p = (const uint8_t *)t->data + i * ie_type_size(t->type);
+    uint16_t h;
+    float f;
+    double d;
+
+    switch (t->type) {
+    case IE_T_F32:
+        memcpy(&f, p, 4);
+        return f;
+    case IE_T_F16:
+        memcpy(&h, p, 2);
+        return ie_f16_to_f32(h);
+    case IE_T_BF16:
+        memcpy(&h, p, 2);
+        return ie_bf16_to_f32(h);
+    case IE_T_F64:
+        memcpy(&d, p, 8);
+        return (float)d;
+    default:
+        return 0.0f;
+    }
+}
+
+int ie_map_file(const char *path, ie_mapped *out, char *err, size_t cap)
+{
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    void *p;
+
+    memset(out, 0, sizeof(*out));
+    if (fd < 0) {
+        snprintf(err, cap, "%s: cannot open: %s", path, strerror(errno));
+        return IE_EFILE;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(err, cap, "%s: not a regular file", path);
+        close(fd);
+        return IE_EFILE;
+    }
+    if (st.st_size < 8) {
+        snprintf(err, cap, "%s: %lld bytes, too short for a weight file", path,
+                 (long long)st.st_size);
+        close(fd);
+        return IE_EFILE;
+    }
+    p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED) {
+        snprintf(err, cap, "%s: cannot map: %s", path, strerror(errno));
+        return IE_EFILE;
+    }
+    out->data = p;
+    out->len = (size_t)st.st_size;
+    return IE_OK;
+}
+
+void ie_unmap_file(ie_mapped *m)
+{
+    if (m->data != NULL)
+        munmap((void *)m->data, m->len);
+    memset(m, 0, sizeof(*m));
+}
+
+int ie_parse_file(const char *path, const ie_mapped *m, ie_tensor_dir *out,
+                  char *err, size_t cap)
+{
+    char why[IE_ERR_CAP - 64];
+    int rc;
+
+    why[0] = '\0';
+    if (m->len >= 4 && memcmp(m->data, "GGUF", 4) == 0)
+        rc = ie_gguf_parse(m->data, m->len, out, why, sizeof(why));
+    else
+        rc = ie_st_parse(m->data, m->len, out, why, sizeof(why));
+    if (rc != IE_OK)
+        snprintf(err, cap, "%s: %s", path, why);
+    return rc;
+}

@@ -1,0 +1,274 @@
+/*
+ * tk_bpe.c -- byte-level BPE over one pre-token. Two rank sources:
+ * tiktoken rank files (the adjacent pair whose concatenated bytes have the
+ * lowest rank merges first) and merge lists (the (left, right) pair with the
+ * lowest merge rank). Ties go to the leftmost pair. Short pieces use a
+ * quadratic scan over a small array; long ones a binary heap over a linked
+ * list, so a 1 MB pre-token stays O(n log n).
+ */
+#include "tk_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NO_RANK UINT32_MAX
+#define SMALL_PIECE 48
+
+/* Rank and merged id of the pair of parts [a, m) and [m, e) with ids la,
+ * ra. NO_RANK when they do not merge. */
+static inline uint32_t pair_rank(const bh_bpe *b, const uint8_t *s, size_t a,
+                                 size_t e, int32_t la, int32_t ra,
+                                 int32_t *mid)
+{
+    if (b->mode == BPE_RANKS) {
+        int32_t r = bh_strmap_get(&b->tokens, s + a, e - a);
+        if (r < 0)
+            return NO_RANK;
+        *mid = r;
+        return (uint32_t)r;
+    }
+    uint64_t v;
+    if (!bh_u64map_get(&b->pairs, ((uint64_t)(uint32_t)la << 32) | (uint32_t)ra,
+                       &v))
+        return NO_RANK;
+    *mid = (int32_t)(uint32_t)v;
+    return (uint32_t)(v >> 32);
+}
+
+static int reserve(bh_tok_ws *ws, size_t n)
+{
+    if (n + 1 <= ws->p_cap)
+        return 0;
+    size_t cap = ws->p_cap, c;
+    c = cap;
+    if (bh_tk_grow((void **)&ws->p_pos, &c, n + 1, sizeof(uint32_t)) != 0)
+        return -1;
+    c = cap;
+    if (bh_tk_grow((void **)&ws->p_id, &c, n + 1, sizeof(int32_t)) != 0)
+        return -1;
+    c = cap;
+    if (bh_tk_grow((void **)&ws->p_rank, &c, n + 1, sizeof(uint32_t)) != 0)
+        return -1;
+    c = cap;
+    if (bh_tk_grow((void **)&ws->p_mid, &c, n + 1, sizeof(uint32_t)) != 0)
+        return -1;
+    c = cap;
+    if (bh_tk_grow((void **)&ws->p_prev, &c, n + 1, sizeof(int32_t)) != 0)
+        return -1;
+    c = cap;
+    if (bh_tk_grow((void **)&ws->p_next, &c, n + 1, sizeof(int32_t)) != 0)
+        return -1;
+    ws->p_cap = c;
+    return 0;
+}
+
+/* Quadratic merge over m <= SMALL_PIECE parts (the common case). */
+static int small_merge(const bh_bpe *b, bh_tok_ws *ws, const uint8_t *s,
+                       size_t n, bh_tok_ids *out)
+{
+    uint32_t *pos = ws->p_pos, *rank = ws->p_rank, *mid = ws->p_mid;
+    int32_t *id = ws->p_id;
+    size_t m = n;
+    int32_t t = -1;
+
+    for (size_t k = 0; k < n; k++) {
+        pos[k] = (uint32_t)k;
+        id[k] = b->byte_id[s[k]];
+    }
+    pos[n] = (uint32_t)n;
+    for (size_t k = 0; k + 1 < m; k++) {
+        rank[k] = pair_rank(b, s, pos[k], pos[k + 2], id[k], id[k + 1], &t);
+        mid[k] = (uint32_t)t;
+    }
+    while (m > 1) {
+        uint32_t best = NO_RANK;
+        size_t k = 0;
+        for (size_t q = 0; q + 1 < m; q++)
+            if (rank[q] < best) {
+                best = rank[q];
+                k = q;
+            }
+        if (best == NO_RANK)
+            break;
+        id[k] = (int32_t)mid[k];
+        size_t tail = m - (k + 2);
+        memmove(&pos[k + 1], &pos[k + 2], (tail + 1) * sizeof(*pos));
+        memmove(&id[k + 1], &id[k + 2], tail * sizeof(*id));
+        memmove(&rank[k + 1], &rank[k + 2], tail * sizeof(*rank));
+        memmove(&mid[k + 1], &mid[k + 2], tail * sizeof(*mid));
+        m--;
+        if (k + 1 < m) {
+            rank[k] = pair_rank(b, s, pos[k], pos[k + 2], id[k], id[k + 1], &t);
+            mid[k] = (uint32_t)t;
+        } else {
+            rank[k] = NO_RANK;
+        }
+        if (k > 0) {
+            rank[k - 1] = pair_rank(b, s, pos[k - 1], pos[k + 1], id[k - 1],
+                                    id[k], &t);
+            mid[k - 1] = (uint32_t)t;
+        }
+    }
+    for (size_t k = 0; k < m; k++)
+        if (bh_tok_ids_push(out, id[k]) != 0)
+            return -1;
+    return 0;
+}
+
+static int heap_push(bh_tok_ws *ws, size_t *hn, uint64_t key)
+{
+    if (*hn + 1 > ws->heap_cap &&
+        bh_tk_grow((void **)&ws->heap, &ws->heap_cap, *hn + 1, sizeof(uint64_t)) != 0)
+        return -1;
+    uint64_t *h = ws->heap;
+    size_t i = (*hn)++;
+    while (i > 0) {
+        size_t p = (i - 1) / 2;
+        if (h[p] <= key)
+            break;
+        h[i] = h[p];
+        i = p;
+    }
+    h[i] = key;
+    return 0;
+}
+
+static uint64_t heap_pop(bh_tok_ws *ws, size_t *hn)
+{
+    uint64_t *h = ws->heap;
+    uint64_t top = h[0], last = h[--(*hn)];
+    size_t i = 0, n = *hn;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && h[c + 1] < h[c])
+            c++;
+        if (h[c] >= last)
+            break;
+        h[i] = h[c];
+        i = c;
+    }
+    if (n > 0)
+        h[i] = last;
+    return top;
+}
+
+/* Pushes the pair starting at part l (if it merges). */
+static int push_pair(const bh_bpe *b, bh_tok_ws *ws, const uint8_t *s,
+                     size_t n, int32_t l, size_t *hn)
+{
+    int32_t r, t = -1;
+    if (l < 0 || (r = ws->p_next[l]) < 0)
+        return 0;
+    size_t e = ws->p_next[r] < 0 ? n : (size_t)ws->p_next[r];
+    uint32_t rk = pair_rank(b, s, (size_t)l, e, ws->p_id[l], ws->p_id[r], &t);
+    if (rk == NO_RANK)
+        return 0;
+    return heap_push(ws, hn, ((uint64_t)rk << 32) | (uint32_t)l);
+}
+
+/* Heap-driven merge for long pieces; parts are indexed by start offset. */
+static int heap_merge(const bh_bpe *b, bh_tok_ws *ws, const uint8_t *s,
+                      size_t n, bh_tok_ids *out)
+{
+    int32_t *id = ws->p_id, *prev = ws->p_prev, *next = ws->p_next;
+    size_t hn = 0;
+    int32_t t = -1;
+
+    for (size_t k = 0; k < n; k++) {
+        id[k] = b->byte_id[s[k]];
+        prev[k] = (int32_t)k - 1;
+        next[k] = k + 1 < n ? (int32_t)k + 1 : -1;
+    }
+    for (size_t k = 0; k + 1 < n; k++)
+        if (push_pair(b, ws, s, n, (int32_t)k, &hn) != 0)
+            return -1;
+    while (hn > 0) {
+        uint64_t top = heap_pop(ws, &hn);
+        int32_t l = (int32_t)(uint32_t)top, r;
+        uint32_t rk = (uint32_t)(top >> 32);
+        if (id[l] == -2 || (r = next[l]) < 0)
+            continue;
+        size_t e = next[r] < 0 ? n : (size_t)next[r];
+        if (pair_rank(b, s, (size_t)l, e, id[l], id[r], &t) != rk)
+            continue; /* stale entry */
+        id[l] = t;
+        id[r] = -2;
+        next[l] = next[r];
+        if (next[r] >= 0)
+            prev[next[r]] = l;
+        if (prev[l] >= 0 && push_pair(b, ws, s, n, prev[l], &hn) != 0)
+            return -1;
+        if (push_pair(b, ws, s, n, l, &hn) != 0)
+            return -1;
+    }
+    for (int32_t k = 0; k >= 0; k = next[k])
+        if (bh_tok_ids_push(out, id[k]) != 0)
+            return -1;
+    return 0;
+}
+
+int bh_bpe_piece(const bh_bpe *b, bh_tok_ws *ws, const uint8_t *s, size_t n,
+                 bh_tok_ids *out)
+{
+    if (n == 0)
+        return 0;
+    if (n == 1)
+        return bh_tok_ids_push(out, b->byte_id[s[0]]);
+    if (b->whole_fast) {
+        int32_t id = bh_strmap_get(&b->tokens, s, n);
+        if (id >= 0)
+            return bh_tok_ids_push(out, id);
+    }
+    if (n > INT32_MAX - 1 || reserve(ws, n) != 0)
+        return -1;
+    if (n > TK_CACHE_KEY)
+        return n <= SMALL_PIECE ? small_merge(b, ws, s, n, out)
+                                : heap_merge(b, ws, s, n, out);
+    if (ws->cache == NULL &&
+        (ws->cache = calloc(TK_CACHE_SLOTS, sizeof(tk_cache_ent))) == NULL)
+        return -1;
+    uint64_t h = bh_tk_hash(s, n);
+    tk_cache_ent *e = &ws->cache[h & (TK_CACHE_SLOTS - 1)];
+    if (e->hash == h && e->len == n && memcmp(e->key, s, n) == 0) {
+        for (size_t k = 0; k < e->nids; k++)
+            if (bh_tok_ids_push(out, e->ids[k]) != 0)
+                return -1;
+        return 0;
+    }
+    size_t mark = out->n;
+    if (small_merge(b, ws, s, n, out) != 0)
+        return -1;
+    if (out->n - mark <= TK_CACHE_IDS) {
+        e->hash = h;
+        e->len = (uint8_t)n;
+        e->nids = (uint8_t)(out->n - mark);
+        memcpy(e->key, s, n);
+        memcpy(e->ids, out->v + mark, e->nids * sizeof(int32_t));
+    }
+    return 0;
+}
+
+int bh_bpe_encode(const bh_tok *t, bh_tok_ws *ws, const uint8_t *s, size_t n,
+                  bh_tok_ids *out)
+{
+    const bh_bpe *b = &t->bpe;
+    size_t i = 0;
+
+    if (b->pretok == PRETOK_NONE)
+        return bh_bpe_piece(b, ws, s, n, out);
+    while (i < n) {
+        size_t e = bh_pretok_next(b->pretok, s, n, i);
+        if (bh_bpe_piece(b, ws, s + i, e - i, out) != 0)
+            return -1;
+        i = e;
+    }
+    return 0;
+}
+
+void bh_bpe_free(bh_bpe *b)
+{
+    bh_strmap_free(&b->tokens);
+    bh_u64map_free(&b->pairs);
+}

@@ -1,0 +1,57 @@
+/*
+ * fuzz_common.h -- shared helper of the tokenizer loader fuzzers: the input
+ * becomes a file (the loaders take paths), the loader runs, and a loaded
+ * tokenizer encodes and decodes a fixed sample plus the input itself.
+ */
+#ifndef FUZZ_COMMON_H
+#define FUZZ_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bhtok.h"
+
+/* Writes data to a per-process file named after tag; returns its path. */
+static const char *fuzz_file(const char *tag, const uint8_t *data, size_t n)
+{
+    static char path[8][256];
+    static int k;
+    char *p = path[k++ % 8];
+    snprintf(p, 256, "/tmp/bhtok-fuzz-%d-%s", (int)getpid(), tag);
+    FILE *f = fopen(p, "wb");
+    if (f == NULL)
+        abort();
+    if (n > 0 && fwrite(data, 1, n, f) != n)
+        abort();
+    fclose(f);
+    return p;
+}
+
+/* Exercises a loaded tokenizer: encode (with and without specials),
+ * decode, normalize, then frees it. */
+static void fuzz_use(bh_tok *t, const uint8_t *data, size_t n)
+{
+    static const char sample[] =
+        "Hello, world! It's 12345 caf\xc3\xa9 \xe4\xb8\xad\xe6\x96\x87  x\n"
+        "<|endoftext|> [CLS] \xf0\x9f\x98\x80 \xff\xfe";
+    bh_tok_ws *ws = bh_tok_ws_new(t);
+    bh_tok_ids ids = {0};
+    bh_tok_bytes out = {0};
+    if (ws == NULL)
+        abort();
+    bh_tok_encode(t, ws, sample, sizeof(sample) - 1, 0, &ids);
+    bh_tok_encode(t, ws, sample, sizeof(sample) - 1, BH_TOK_SPECIAL, &ids);
+    bh_tok_encode(t, ws, (const char *)data, n > 4096 ? 4096 : n, 0, &ids);
+    bh_tok_decode(t, ids.v, ids.n, &out);
+    bh_tok_normalize(t, ws, (const char *)data, n > 4096 ? 4096 : n, &out);
+    bh_tok_ids_free(&ids);
+    bh_tok_bytes_free(&out);
+    bh_tok_ws_free(ws);
+    bh_tok_free(t);
+}
+
+#endif
