@@ -16,7 +16,14 @@ packages=(
   libopenmpi-dev openmpi-bin
   # tests/report: the tools that read bhost's exports
   chromium libbenchmark-tools python3-scipy python3-junitparser libxml2-utils
+  # plugins/tokenizer: utf8proc, and its exactness test (spm_encode, node,
+  # the Debian-packaged corpus text; tools/tokenizer/build_corpus.py)
+  libutf8proc-dev sentencepiece nodejs gettext unicode-data bible-kjv
+  jargon-text fortunes-min fortunes-zh fortunes-ru fortunes-de fortunes-es
+  debian-reference-en debian-reference-zh-cn debian-reference-ja debian-faq
 )
+# npm: Debian's package, unless a nodejs that ships its own npm is installed
+command -v npm >/dev/null || packages+=(npm)
 # shellcheck disable=SC2206
 packages+=(${EXTRA_PACKAGES:-})
 

@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "config.h"
 #include "plan.h"
+#include "regress_config.h"
 #include "sysinfo.h"
 
 #include <stdio.h>
@@ -38,6 +39,19 @@ int bh_cmd_validate(int argc, char **argv)
     if (!cfg) {
         bh_cli_error("%s", e.msg);
         return BH_EXIT_CONFIG;
+    }
+    {
+        bh_regress_config reg;
+        int bad = bh_regress_config_parse(cfg->regression_json,
+                                          cfg->regression_pos_json, cfg->path,
+                                          &reg, &e);
+
+        bh_regress_config_free(&reg);
+        if (bad) {
+            bh_cli_error("%s", e.msg);
+            bh_config_free(cfg);
+            return BH_EXIT_CONFIG;
+        }
     }
     for (size_t i = 0; i < cfg->n_suites; i++) {
         if (bh_sysinfo_pin_check(cfg->suites[i].settings.pin, &e) != 0) {

@@ -16,16 +16,14 @@ __kernel void bh_axpy(const ulong n, const T alpha, __global const T *x,
         y[i] = alpha * x[i] + y[i];
 }
 
-/* op 1 sum, 2 min, 3 max; a NaN wins min and max. */
+/* op 1 sum, 2 min, 3 max; a NaN wins min and max. Branch-free. */
 static T combine(T a, T b, uint op)
 {
-    if (op == 1u)
-        return a + b;
-    if (isnan(a))
-        return a;
-    if (isnan(b))
-        return b;
-    return op == 2u ? fmin(a, b) : fmax(a, b);
+    T m = op == 2u ? fmin(a, b) : fmax(a, b);
+
+    m = isnan(b) ? b : m;
+    m = isnan(a) ? a : m;
+    return op == 1u ? a + b : m;
 }
 
 /* Workgroup g combines its grid-stride share of x[0..n) into r[g]. */

@@ -31,7 +31,11 @@ if [ ! -f "$build/build.ninja" ]; then
     -Db_sanitize=address,undefined -Db_lundef=false \
     -Dc_args=-fsanitize=fuzzer-no-link >/dev/null
 fi
-ninja -C "$build" $(printf 'tests/fuzz/fuzz_%s ' "${targets[@]}") >/dev/null
+# shellcheck disable=SC2046
+if ! out=$(ninja -C "$build" $(printf 'tests/fuzz/fuzz_%s ' "${targets[@]}") 2>&1); then
+  echo "$out" >&2
+  exit 1
+fi
 root=$(pwd)
 build=$(cd "$build" && pwd)
 

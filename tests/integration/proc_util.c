@@ -45,7 +45,7 @@ const char *tp_init(const char *prefix)
     /* crash fixtures must die of their signal in sanitizer builds too */
     if (!asan || !strstr(asan, "handle_segv")) {
         snprintf(opts, sizeof(opts), "%s%shandle_segv=0:handle_sigbus=0:"
-                 "handle_sigfpe=0:handle_abort=0:use_sigaltstack=0",
+                 "handle_sigfpe=0:handle_abort=0",
                  asan ? asan : "", asan && *asan ? ":" : "");
         setenv("ASAN_OPTIONS", opts, 1);
     }

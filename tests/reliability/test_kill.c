@@ -10,7 +10,8 @@
  * --save-baseline) must pass the strict reader bh_result_read, every other
  * file must be a temporary file whose name does not end in ".json", and no
  * worker may outlive its killed supervisor (this process is the subreaper:
- * orphans land here). Then a normal run must succeed.
+ * orphans land here). Then a normal run must succeed, and bhost history
+ * must count exactly the complete results.
  *
  * Concurrent phase: M (default 6) runs started at once into one results
  * folder, all saving the same baseline name: M distinct valid result
@@ -142,6 +143,22 @@ static uint64_t normal_run(const char *tmp, const char *cfg,
     return now_us() - t0;
 }
 
+/* bhost history, a real consumer of the folder, must read exactly the n
+ * complete results (no temporary file, not the baseline). */
+static void history_sees_results(const char *tmp, const char *results, int n)
+{
+    const char *args[] = {"history", results, NULL};
+    char want[64];
+    tp_proc p;
+
+    tp_run(&p, tmp, args);
+    snprintf(want, sizeof(want), ": %d result files,", n);
+    if (p.code != 0 || !strstr(p.out, want))
+        die("bhost history does not see exactly the complete results",
+            p.code != 0 ? p.err : p.out);
+    tp_proc_free(&p);
+}
+
 /* The kill phase; returns 0. */
 static int kill_phase(const char *tmp, const char *cfg, int kills)
 {
@@ -176,6 +193,7 @@ static int kill_phase(const char *tmp, const char *cfg, int kills)
     scan_dir(results, &s);
     if (s.bad)
         die("corrupt file after the final run", s.first_bad);
+    history_sees_results(tmp, results, s.results - 1);
     printf("kills: %d, results: %d (incl. the baseline), temp files left: "
            "%d, corrupt: 0\n",
            kills, s.results, s.temps);

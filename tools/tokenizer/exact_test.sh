@@ -99,6 +99,21 @@ for m in albert-30k-clean spm-unigram-8k spm-unigram-identity-8k spm-bpe-8k; do
     compare "$m (spm_encode)" "$work/ref" "$work/ours"
 done
 
+# Every line of the mixed corpus (CJK, Cyrillic, code, emoji, gettext
+# catalogues: ~45k lines) for one tokenizer of each family.
+mixed=$c/corpus-mixed.txt
+node "$here/ref_ids.js" "$cache/npm" o200k "$mixed" >"$work/ref" || failed=1
+"$bt" -f o200k -i "$mixed" "$v/o200k_base.tiktoken" >"$work/ours"
+compare "o200k corpus-mixed lines" "$work/ref" "$work/ours"
+node "$here/ref_ids.js" "$cache/npm" "hf:$v/bert-base-uncased-tokenizer.json" "$mixed" >"$work/ref" || failed=1
+"$bt" -f bert -s -i "$mixed" "$v/bert-base-uncased-vocab.txt" >"$work/ours"
+compare "bert corpus-mixed lines" "$work/ref" "$work/ours"
+for m in albert-30k-clean spm-bpe-8k; do
+    spm_encode --model="$v/$m.model" --output_format=id <"$mixed" >"$work/ref" || failed=1
+    "$bt" -f spm -i "$mixed" "$v/$m.model" >"$work/ours"
+    compare "$m corpus-mixed lines" "$work/ref" "$work/ours"
+done
+
 # decode(encode(x)) == x for the byte-level encodings.
 for enc in r50k cl100k o200k; do
     if "$bt" -f "$enc" -r -i "$lines" "$v/${enc}_base.tiktoken" >"$work/rt"; then

@@ -93,8 +93,9 @@ typedef struct ie_counts {
 
 void ie_config_counts(const ie_config *c, ie_counts *out);
 
-/* Matmul FLOPs of processing `rows` new tokens with `ctx_avg` average
- * attended keys per token, plus `head_rows` LM-head rows. */
+/* Matmul FLOPs of processing `rows` new tokens that attend to
+ * `attended_keys` (query, key) pairs in total, plus `head_rows` LM-head
+ * rows (attention counted as 4 * heads * head_dim per pair). */
 double ie_flops(const ie_config *c, double rows, double attended_keys,
                 double head_rows);
 
@@ -168,6 +169,8 @@ void ie_model_destroy(ie_model *m);
 const ie_config *ie_model_config(const ie_model *m);
 /* Bytes of all weights as stored (device matrices + host vectors). */
 uint64_t ie_model_bytes(const ie_model *m);
+/* Bytes of one layer's weights (matrices and vectors). */
+uint64_t ie_model_layer_bytes(const ie_model *m);
 /* Weight bytes one decode step reads: every layer matrix and vector, the
  * LM head, one embedding row. */
 uint64_t ie_model_step_bytes(const ie_model *m);
@@ -207,8 +210,9 @@ const float *ie_logits(const ie_state *s, int i);
  * (r = i * T + t). */
 const float *ie_hidden(const ie_state *s, int r);
 
-/* One cached K or V row (kv_heads * head_dim floats) of a layer, slot and
- * position; NULL when out of range. which: 0 = K, 1 = V (K after RoPE). */
+/* Copies one cached K or V row (kv_heads * head_dim floats) of a layer,
+ * slot and position into out; IE_EINVAL when out of range. which: 0 = K
+ * (after RoPE), 1 = V. */
 int ie_state_kv_row(const ie_state *s, int layer, int slot, int pos,
                     int which, float *out);
 

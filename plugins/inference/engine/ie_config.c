@@ -23,9 +23,9 @@ static const preset presets[] = {
     {"gpt2-medium", IE_ARCH_GPT2, 24, 1024, 16, 16, 4096, 50257, 1024, 1e-5f},
     {"llama-7b", IE_ARCH_LLAMA, 32, 4096, 32, 32, 11008, 32000, 4096, 1e-5f},
     {"llama-13b", IE_ARCH_LLAMA, 40, 5120, 40, 40, 13824, 32000, 4096, 1e-5f},
-    {"tiny-bert", IE_ARCH_BERT, 2, 48, 3, 3, 192, 89, 64, 1e-12f},
-    {"tiny-gpt2", IE_ARCH_GPT2, 2, 64, 4, 4, 256, 97, 64, 1e-5f},
-    {"tiny-llama", IE_ARCH_LLAMA, 2, 64, 4, 2, 160, 101, 128, 1e-5f},
+    {"tiny-bert", IE_ARCH_BERT, 2, 60, 3, 3, 200, 89, 256, 1e-12f},
+    {"tiny-gpt2", IE_ARCH_GPT2, 2, 64, 4, 4, 256, 97, 256, 1e-5f},
+    {"tiny-llama", IE_ARCH_LLAMA, 2, 64, 4, 2, 160, 101, 256, 1e-5f},
 };
 
 #define N_PRESETS (sizeof(presets) / sizeof(presets[0]))

@@ -85,4 +85,10 @@ void ie_unmap_file(ie_mapped *m);
 int ie_parse_file(const char *path, const ie_mapped *m, ie_tensor_dir *out,
                   char *err, size_t cap);
 
+/* Fills model m (allocated, see ie_internal.h) from a parsed directory;
+ * path only names the file in messages. */
+struct ie_model;
+int ie_model_load_dir(struct ie_model *m, const ie_tensor_dir *dir,
+                      const char *path);
+
 #endif /* IE_FILE_H */

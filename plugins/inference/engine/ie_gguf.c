@@ -155,6 +155,13 @@ static int ends(const char *key, uint64_t n, const char *suffix)
     return n >= l && memcmp(key + n - l, suffix, l) == 0;
 }
 
+/* A metadata number as an integer; INT64_MAX (never a valid shape) when
+ * it is NaN or out of range. */
+static int64_t to_i64(double v)
+{
+    return v >= -9.0e18 && v <= 9.0e18 ? (int64_t)v : INT64_MAX;
+}
+
 /* Keeps the metadata the loader checks. */
 static void keep(ie_file_meta *m, const char *key, uint64_t n, double num,
                  const char *str, uint64_t slen, uint64_t *align)
@@ -169,17 +176,17 @@ static void keep(ie_file_meta *m, const char *key, uint64_t n, double num,
     if (n == 17 && memcmp(key, "general.alignment", 17) == 0)
         *align = num >= 1 && num <= 65536 ? (uint64_t)num : 0;
     else if (ends(key, n, ".block_count"))
-        m->block_count = (int64_t)num;
+        m->block_count = to_i64(num);
     else if (ends(key, n, ".embedding_length"))
-        m->embedding_length = (int64_t)num;
+        m->embedding_length = to_i64(num);
     else if (ends(key, n, ".feed_forward_length"))
-        m->feed_forward_length = (int64_t)num;
+        m->feed_forward_length = to_i64(num);
     else if (ends(key, n, ".attention.head_count"))
-        m->head_count = (int64_t)num;
+        m->head_count = to_i64(num);
     else if (ends(key, n, ".attention.head_count_kv"))
-        m->head_count_kv = (int64_t)num;
+        m->head_count_kv = to_i64(num);
     else if (ends(key, n, ".context_length"))
-        m->context_length = (int64_t)num;
+        m->context_length = to_i64(num);
     else if (ends(key, n, ".attention.layer_norm_epsilon") ||
              ends(key, n, ".attention.layer_norm_rms_epsilon"))
         m->norm_eps = num;
@@ -302,7 +309,7 @@ int ie_gguf_parse(const uint8_t *buf, size_t len, ie_tensor_dir *out,
                   char *err, size_t cap)
 {
     rd r = {buf, len, 0, err, cap};
-    uint64_t magic, ver, nt, nkv, align = 32;
+    uint64_t magic = 0, ver = 0, nt = 0, nkv = 0, align = 32;
     uint64_t *offs = NULL;
     int rc = IE_EFILE;
 

@@ -321,6 +321,11 @@ static uint64_t layer_bytes(const ie_model *m, const ie_layer *L)
            ie_weight_bytes(&L->up) + ie_weight_bytes(&L->down) + 4u * v;
 }
 
+uint64_t ie_model_layer_bytes(const ie_model *m)
+{
+    return layer_bytes(m, &m->layers[0]);
+}
+
 uint64_t ie_model_bytes(const ie_model *m)
 {
     uint64_t b = ie_weight_bytes(&m->tok) + ie_weight_bytes(&m->head);

@@ -71,13 +71,15 @@ void ie_weight_set_rows(ie_weight *w, int r0, int n, const float *src)
             float amax = 0.0f, inv;
 
             for (size_t i = 0; i < cols; i++)
-                amax = fmaxf(amax, fabsf(s[i]));
+                if (isfinite(s[i]))
+                    amax = fmaxf(amax, fabsf(s[i]));
             w->scale[row] = amax > 0.0f ? amax / 127.0f : 1.0f;
             inv = 1.0f / w->scale[row];
             for (size_t i = 0; i < cols; i++) {
                 float q = nearbyintf(s[i] * inv);
 
-                d[i] = (int8_t)(q > 127.0f ? 127 : q < -127.0f ? -127 : q);
+                /* NaN stores 0; +-inf saturates (callers reject both) */
+                d[i] = (int8_t)(q != q ? 0 : q > 127.0f ? 127 : q < -127.0f ? -127 : q);
             }
         }
     }

@@ -159,6 +159,10 @@ typedef struct opt_group {
                               step (2 x count) */
     uint64_t step;         /* steps taken (bias corrections use step + 1) */
     void *scratch;         /* the passes' context; owned by the group */
+    unsigned checked;      /* 1 + the slot mask whose pointers opt_step
+                              checked (once, not every step); set to 0
+                              after changing pointers */
+    unsigned reserved;
 } opt_group;
 
 /* A group of count >= 1 tensors of the given sizes (each >= 1); NULL on

@@ -20,8 +20,10 @@
 #define cpu_relax() ((void)0)
 #endif
 
-/* Pause instructions a worker spins before it sleeps. */
+/* Pause instructions a worker spins before it sleeps, and the caller
+ * before it starts yielding its core while it waits for the workers. */
 #define SPIN_LIMIT (1u << 15)
+#define WAIT_SPINS (1u << 12)
 
 struct opt_pool {
     unsigned n;         /* threads including the caller */
@@ -172,7 +174,7 @@ void opt_pool_run(opt_pool *p, size_t elems, opt_task_fn fn, void *arg)
          atomic_load_explicit(&p->done, memory_order_acquire) != p->n - 1;) {
         /* a worker that lost its core (an oversubscribed machine) gets it
          * back sooner when the caller stops spinning */
-        if (++spins < SPIN_LIMIT)
+        if (++spins < WAIT_SPINS)
             cpu_relax();
         else
             sched_yield();

@@ -269,10 +269,13 @@ static pass_ctx *ctx_new(const opt_group *g, const opt_hparams *hp, int pass)
     return x;
 }
 
-/* Pointers and hyperparameters a step needs, present and in range. */
-static int check(const opt_group *g, const opt_hparams *hp)
+/* Hyperparameters in range, and the pointers a step needs present (the
+ * O(count) pointer walk only when the slot mask differs from the one last
+ * checked). */
+static int check(opt_group *g, const opt_hparams *hp)
 {
     int used[3];
+    unsigned mask;
 
     if (g == NULL || hp == NULL || (unsigned)hp->kind >= OPT_KIND_COUNT)
         return OPT_E_INVALID;
@@ -281,6 +284,9 @@ static int check(const opt_group *g, const opt_hparams *hp)
     if (hp->kind == OPT_RMSPROP && !(hp->alpha >= 0 && hp->alpha < 1))
         return OPT_E_INVALID;
     opt_state_slots(hp, used);
+    mask = 1u + (unsigned)used[0] + 2u * (unsigned)used[1] + 4u * (unsigned)used[2];
+    if (g->checked == mask)
+        return OPT_OK;
     for (size_t k = 0; k < g->count; k++) {
         if (g->master[k] == NULL || g->grad[k] == NULL)
             return OPT_E_INVALID;
@@ -290,6 +296,7 @@ static int check(const opt_group *g, const opt_hparams *hp)
             if (used[s] && g->state[s][k] == NULL)
                 return OPT_E_INVALID;
     }
+    g->checked = mask;
     return OPT_OK;
 }
 

@@ -102,7 +102,7 @@ unsigned tk_pool_threads(const tk_pool *p);
 
 /* Runs fn(arg, tid, n) on n threads and returns when all are done. n is
  * all of p's threads, or 1 (fn runs inline, no wake-up) when p is NULL or
- * work_bytes is below the size worth splitting (256 KiB per thread). */
+ * work_bytes is below the size worth splitting (128 KiB per thread). */
 void tk_pool_run(tk_pool *p, size_t work_bytes, tk_task_fn fn, void *arg);
 
 /* [*begin, *end) of share tid of nthr over [0, n): contiguous, boundaries

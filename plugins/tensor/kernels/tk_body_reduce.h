@@ -53,35 +53,72 @@ static TK_T float max_f32(const float *x, size_t n)
     return vf_hmax(vf_max(vf_max(m0, m1), vf_max(m2, m3)));
 }
 
-/* First index of the maximum of x[0..n) (n >= 1, n < 2^31), its value in
- * *best. Lanes keep their first strict maximum with its index; the lane
- * results are merged by value, then by smallest index. */
-static inline TK_T size_t argmax_chunk(const float *x, size_t n, float *best)
+/* Folds the VF_N values v (lane indices idx) into the lane state (bv,
+ * bi): a strictly greater value replaces the lane's best, so each lane
+ * keeps its first maximum. */
+#define AMAX_STEP(bv, bi, v, idx)                                              \
+    do {                                                                       \
+        vf v_ = (v);                                                           \
+        vfm gt_ = vf_gt(v_, bv);                                               \
+        bv = vf_sel(gt_, bv, v_);                                              \
+        bi = vi_sel(gt_, bi, idx);                                             \
+    } while (0)
+
+/* Merges the lanes of (bv, bi) into (*best, *arg): larger value, then
+ * smaller index; lanes that saw no element carry INT32_MAX. */
+static inline TK_T void amax_merge(vf bv, vi bi, float *best, size_t *arg,
+                                   int *first)
 {
-    vf bv = vf_ldn(x, n < VF_N ? n : VF_N, -__builtin_inff());
-    vi bi = vi_iota();
     float vals[VF_N];
     int32_t idxs[VF_N];
-    size_t arg = 0;
 
-    for (size_t i = VF_N; i < n; i += VF_N) {
-        size_t k = n - i < VF_N ? n - i : VF_N;
-        vf v = k == VF_N ? vf_ld(x + i) : vf_ldn(x + i, k, -__builtin_inff());
-        vfm gt = vf_gt(v, bv);
-
-        bv = vf_sel(gt, bv, v);
-        bi = vi_sel(gt, bi, vi_add(vi_set1((int32_t)i), vi_iota()));
-    }
     vf_st(vals, bv);
     vi_st(idxs, bi);
-    *best = vals[0];
-    arg = (size_t)idxs[0];
-    for (int l = 1; l < VF_N; l++) {
-        if (vals[l] > *best || (vals[l] == *best && (size_t)idxs[l] < arg)) {
+    for (int l = 0; l < VF_N; l++) {
+        if (idxs[l] == INT32_MAX)
+            continue;
+        if (*first || vals[l] > *best ||
+            (vals[l] == *best && (size_t)idxs[l] < *arg)) {
             *best = vals[l];
-            arg = (size_t)idxs[l];
+            *arg = (size_t)idxs[l];
+            *first = 0;
         }
     }
+}
+
+/* First index of the maximum of x[0..n) (n >= 1, n < 2^31), its value in
+ * *best. Four independent lane states (so the compare-select chains
+ * overlap) each keep their lanes' first strict maximum; the lane results
+ * are merged by value, then by smallest index. */
+static inline TK_T size_t argmax_chunk(const float *x, size_t n, float *best)
+{
+    const vf ninf = vf_set1(-__builtin_inff());
+    const vi none = vi_set1(INT32_MAX), step = vi_set1(4 * VF_N);
+    vf v0 = ninf, v1 = ninf, v2 = ninf, v3 = ninf;
+    vi i0 = none, i1 = none, i2 = none, i3 = none;
+    vi c0 = vi_iota(), c1 = vi_add(c0, vi_set1(VF_N));
+    vi c2 = vi_add(c1, vi_set1(VF_N)), c3 = vi_add(c2, vi_set1(VF_N));
+    size_t arg = 0, i = 0;
+    int first = 1;
+
+    for (; i + 4 * VF_N <= n; i += 4 * VF_N) {
+        AMAX_STEP(v0, i0, vf_ld(x + i), c0);
+        AMAX_STEP(v1, i1, vf_ld(x + i + VF_N), c1);
+        AMAX_STEP(v2, i2, vf_ld(x + i + 2 * VF_N), c2);
+        AMAX_STEP(v3, i3, vf_ld(x + i + 3 * VF_N), c3);
+        c0 = vi_add(c0, step);
+        c1 = vi_add(c1, step);
+        c2 = vi_add(c2, step);
+        c3 = vi_add(c3, step);
+    }
+    for (; i < n; i += VF_N)
+        AMAX_STEP(v0, i0, vf_ldn(x + i, n - i < VF_N ? n - i : VF_N, -__builtin_inff()),
+                  vi_add(vi_iota(), vi_set1((int32_t)i)));
+    *best = -__builtin_inff();
+    amax_merge(v0, i0, best, &arg, &first);
+    amax_merge(v1, i1, best, &arg, &first);
+    amax_merge(v2, i2, best, &arg, &first);
+    amax_merge(v3, i3, best, &arg, &first);
     return arg;
 }
 

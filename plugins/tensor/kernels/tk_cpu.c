@@ -102,10 +102,12 @@ static int probe_isa(void)
     if (__builtin_cpu_supports("avx512f") &&
         __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") &&
-        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("fma"))
+        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("fma") &&
+        __builtin_cpu_supports("f16c"))
         return TK_ISA_AVX512;
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-        return TK_ISA_AVX2; /* every AVX2 + FMA CPU also has F16C */
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+        __builtin_cpu_supports("f16c"))
+        return TK_ISA_AVX2;
     return TK_ISA_PORTABLE;
 }
 

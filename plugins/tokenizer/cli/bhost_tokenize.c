@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Prints the usage text on stderr. */
 static void usage(void)
 {
     fputs("usage: bhost-tokenize -f FORMAT [-i FILE] [-s] [-w] [-d] [-n] [-r] "
@@ -59,6 +60,7 @@ static char *slurp(FILE *f, size_t *n)
     return buf;
 }
 
+/* Prints ids space-separated on one line. */
 static void print_ids(const bh_tok_ids *ids, FILE *out)
 {
     for (size_t i = 0; i < ids->n; i++)
@@ -102,6 +104,7 @@ out:
     return rc;
 }
 
+/* Loads the tokenizer, reads the input, prints ids (or text); 0 on success. */
 int main(int argc, char **argv)
 {
     const char *format = NULL, *input = NULL;
@@ -207,7 +210,8 @@ int main(int argc, char **argv)
                 rc = 1;
             } else if (roundtrip) {
                 if (bh_tok_decode(t, ids.v, ids.n, &text) != 0 ||
-                    text.n != lens[i] || memcmp(text.p, lines[i], lens[i]) != 0) {
+                    text.n != lens[i] ||
+                    (lens[i] && memcmp(text.p, lines[i], lens[i]) != 0)) {
                     bad++;
                     printf("line %zu differs after decode\n", i + 1);
                 }

@@ -11,6 +11,7 @@
 
 #include <utf8proc.h>
 
+/* True for HF BertNormalizer's CJK ideograph ranges. */
 static bool is_cjk(uint32_t c)
 {
     return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) ||
@@ -19,6 +20,7 @@ static bool is_cjk(uint32_t c)
            (c >= 0xF900 && c <= 0xFAFF) || (c >= 0x2F800 && c <= 0x2FA1F);
 }
 
+/* Appends cp as UTF-8; 0 or -1 (out of memory). */
 static int put_cp(bh_tok_bytes *out, uint32_t cp)
 {
     uint8_t b[4];
@@ -92,6 +94,8 @@ int bh_bert_normalize(const bh_wp *wp, const uint8_t *s, size_t n,
     uint32_t run[64]; /* a starter plus its marks, pending NFD */
     size_t nrun = 0, len;
 
+    if (bh_tk_grow((void **)&out->p, &out->cap, out->n + n + 16, 1) != 0)
+        return -1;
     for (size_t i = 0; i < n; i += len) {
         uint32_t cp;
         if (s[i] < 0x80) {
@@ -110,6 +114,10 @@ int bh_bert_normalize(const bh_wp *wp, const uint8_t *s, size_t n,
             }
             if (wp->lowercase && cp >= 'A' && cp <= 'Z')
                 cp += 32;
+            if (out->n + 2 <= out->cap) {
+                out->p[out->n++] = (char)cp;
+                continue;
+            }
             char c = (char)cp;
             if (bh_tok_bytes_append(out, &c, 1) != 0)
                 return -1;
@@ -148,5 +156,5 @@ int bh_bert_normalize(const bh_wp *wp, const uint8_t *s, size_t n,
     }
     if (nrun > 0 && flush_nfd(wp, run, nrun, out) != 0)
         return -1;
-    return 0;
+    return bh_tok_bytes_append(out, "", 0); /* NUL-terminates */
 }

@@ -35,6 +35,7 @@ static inline uint32_t pair_rank(const bh_bpe *b, const uint8_t *s, size_t a,
     return (uint32_t)(v >> 32);
 }
 
+/* Grows the workspace part arrays to n + 1 entries; 0 or -1. */
 static int reserve(bh_tok_ws *ws, size_t n)
 {
     if (n + 1 <= ws->p_cap)
@@ -115,6 +116,8 @@ static int small_merge(const bh_bpe *b, bh_tok_ws *ws, const uint8_t *s,
     return 0;
 }
 
+/* The long-piece queue: a 4-ary min-heap of (rank << 32 | left offset)
+ * keys, so ties go to the leftmost pair. */
 static int heap_push(bh_tok_ws *ws, size_t *hn, uint64_t key)
 {
     if (*hn + 1 > ws->heap_cap &&
@@ -123,7 +126,7 @@ static int heap_push(bh_tok_ws *ws, size_t *hn, uint64_t key)
     uint64_t *h = ws->heap;
     size_t i = (*hn)++;
     while (i > 0) {
-        size_t p = (i - 1) / 2;
+        size_t p = (i - 1) / 4;
         if (h[p] <= key)
             break;
         h[i] = h[p];
@@ -133,74 +136,100 @@ static int heap_push(bh_tok_ws *ws, size_t *hn, uint64_t key)
     return 0;
 }
 
+/* Restores the 4-ary heap order below slot i of h[0..n). */
+static void sift_down(uint64_t *h, size_t n, size_t i)
+{
+    uint64_t v = h[i];
+    for (;;) {
+        size_t c = 4 * i + 1;
+        if (c >= n)
+            break;
+        size_t m = c;
+        size_t end = c + 4 < n ? c + 4 : n;
+        for (size_t k = c + 1; k < end; k++)
+            if (h[k] < h[m])
+                m = k;
+        if (h[m] >= v)
+            break;
+        h[i] = h[m];
+        i = m;
+    }
+    h[i] = v;
+}
+
+/* Removes and returns the smallest key; the heap must be non-empty. */
 static uint64_t heap_pop(bh_tok_ws *ws, size_t *hn)
 {
     uint64_t *h = ws->heap;
-    uint64_t top = h[0], last = h[--(*hn)];
-    size_t i = 0, n = *hn;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && h[c + 1] < h[c])
-            c++;
-        if (h[c] >= last)
-            break;
-        h[i] = h[c];
-        i = c;
+    uint64_t top = h[0];
+    size_t n = --(*hn);
+    if (n > 0) {
+        h[0] = h[n];
+        sift_down(h, n, 0);
     }
-    if (n > 0)
-        h[i] = last;
     return top;
 }
 
-/* Pushes the pair starting at part l (if it merges). */
+/* Computes the pair starting at part l into p_rank[l] / p_mid[l] (the
+ * rank is NO_RANK when it does not merge); pushes it unless heapify is set,
+ * in which case it is only appended. */
 static int push_pair(const bh_bpe *b, bh_tok_ws *ws, const uint8_t *s,
-                     size_t n, int32_t l, size_t *hn)
+                     size_t n, int32_t l, size_t *hn, bool append_only)
 {
     int32_t r, t = -1;
-    if (l < 0 || (r = ws->p_next[l]) < 0)
+    if (l < 0)
+        return 0;
+    ws->p_rank[l] = NO_RANK;
+    if ((r = ws->p_next[l]) < 0)
         return 0;
     size_t e = ws->p_next[r] < 0 ? n : (size_t)ws->p_next[r];
     uint32_t rk = pair_rank(b, s, (size_t)l, e, ws->p_id[l], ws->p_id[r], &t);
     if (rk == NO_RANK)
         return 0;
-    return heap_push(ws, hn, ((uint64_t)rk << 32) | (uint32_t)l);
+    ws->p_rank[l] = rk;
+    ws->p_mid[l] = (uint32_t)t;
+    uint64_t key = ((uint64_t)rk << 32) | (uint32_t)l;
+    if (!append_only)
+        return heap_push(ws, hn, key);
+    if (bh_tk_grow((void **)&ws->heap, &ws->heap_cap, *hn + 1, sizeof(uint64_t)))
+        return -1;
+    ws->heap[(*hn)++] = key;
+    return 0;
 }
 
-/* Heap-driven merge for long pieces; parts are indexed by start offset. */
+/* Heap-driven merge for long pieces; parts are indexed by start offset.
+ * An entry is current when its rank is still p_rank of its left part. */
 static int heap_merge(const bh_bpe *b, bh_tok_ws *ws, const uint8_t *s,
                       size_t n, bh_tok_ids *out)
 {
     int32_t *id = ws->p_id, *prev = ws->p_prev, *next = ws->p_next;
     size_t hn = 0;
-    int32_t t = -1;
 
     for (size_t k = 0; k < n; k++) {
         id[k] = b->byte_id[s[k]];
         prev[k] = (int32_t)k - 1;
         next[k] = k + 1 < n ? (int32_t)k + 1 : -1;
     }
-    for (size_t k = 0; k + 1 < n; k++)
-        if (push_pair(b, ws, s, n, (int32_t)k, &hn) != 0)
+    for (size_t k = 0; k < n; k++)
+        if (push_pair(b, ws, s, n, (int32_t)k, &hn, true) != 0)
             return -1;
+    for (size_t i = hn / 4 + 1; i-- > 0;)
+        if (i < hn)
+            sift_down(ws->heap, hn, i);
     while (hn > 0) {
         uint64_t top = heap_pop(ws, &hn);
         int32_t l = (int32_t)(uint32_t)top, r;
         uint32_t rk = (uint32_t)(top >> 32);
-        if (id[l] == -2 || (r = next[l]) < 0)
-            continue;
-        size_t e = next[r] < 0 ? n : (size_t)next[r];
-        if (pair_rank(b, s, (size_t)l, e, id[l], id[r], &t) != rk)
+        if (id[l] == -2 || ws->p_rank[l] != rk || (r = next[l]) < 0)
             continue; /* stale entry */
-        id[l] = t;
+        id[l] = (int32_t)ws->p_mid[l];
         id[r] = -2;
         next[l] = next[r];
         if (next[r] >= 0)
             prev[next[r]] = l;
-        if (prev[l] >= 0 && push_pair(b, ws, s, n, prev[l], &hn) != 0)
+        if (prev[l] >= 0 && push_pair(b, ws, s, n, prev[l], &hn, false) != 0)
             return -1;
-        if (push_pair(b, ws, s, n, l, &hn) != 0)
+        if (push_pair(b, ws, s, n, l, &hn, false) != 0)
             return -1;
     }
     for (int32_t k = 0; k >= 0; k = next[k])
@@ -216,9 +245,10 @@ int bh_bpe_piece(const bh_bpe *b, bh_tok_ws *ws, const uint8_t *s, size_t n,
         return 0;
     if (n == 1)
         return bh_tok_ids_push(out, b->byte_id[s[0]]);
-    if (b->whole_fast) {
+    if (b->whole_fast || b->whole_ok != NULL) {
         int32_t id = bh_strmap_get(&b->tokens, s, n);
-        if (id >= 0)
+        if (id >= 0 && (b->whole_fast ||
+                        ((size_t)id < b->nwhole && b->whole_ok[id])))
             return bh_tok_ids_push(out, id);
     }
     if (n > INT32_MAX - 1 || reserve(ws, n) != 0)
@@ -267,8 +297,41 @@ int bh_bpe_encode(const bh_tok *t, bh_tok_ws *ws, const uint8_t *s, size_t n,
     return 0;
 }
 
+/* See tk_internal.h. Builds b->whole_ok; 0 or -1 (out of memory). */
+int bh_bpe_mark_whole(bh_tok *t)
+{
+    bh_bpe *b = &t->bpe;
+    bh_tok_ws *ws = bh_tok_ws_new(t);
+    bh_tok_ids ids = {0};
+    int rc = -1;
+    b->whole_ok = calloc(t->nids ? t->nids : 1, 1);
+    if (ws == NULL || b->whole_ok == NULL)
+        goto out;
+    b->nwhole = t->nids;
+    for (size_t i = 0; i < b->tokens.n; i++) {
+        size_t n;
+        const uint8_t *k = (const uint8_t *)bh_strmap_key(&b->tokens, i, &n);
+        int32_t id = b->tokens.val[i];
+        if (n > SMALL_PIECE || (size_t)id >= t->nids)
+            continue;
+        ids.n = 0;
+        if (n == 1 ? bh_tok_ids_push(&ids, b->byte_id[k[0]])
+                   : (reserve(ws, n) || small_merge(b, ws, k, n, &ids)))
+            goto out;
+        b->whole_ok[id] = ids.n == 1 && ids.v[0] == id;
+    }
+    rc = 0;
+out:
+    bh_tok_ids_free(&ids);
+    bh_tok_ws_free(ws);
+    return rc;
+}
+
+/* Frees a BPE model's tables; the struct may be reused zeroed. */
 void bh_bpe_free(bh_bpe *b)
 {
+    free(b->whole_ok);
+    b->whole_ok = NULL;
     bh_strmap_free(&b->tokens);
     bh_u64map_free(&b->pairs);
 }

@@ -5,11 +5,13 @@
  */
 #include "tk_internal.h"
 
+/* True for the bytes GPT-2 maps to their own code point. */
 static bool printable(unsigned b)
 {
     return (b >= 33 && b <= 126) || (b >= 161 && b <= 172) || b >= 174;
 }
 
+/* Code point GPT-2 uses for byte b. */
 uint32_t bh_bytelevel_cp(uint8_t b)
 {
     if (printable(b))
@@ -21,6 +23,7 @@ uint32_t bh_bytelevel_cp(uint8_t b)
     return 256u + 67u; /* 173 */
 }
 
+/* Byte that code point cp stands for, or -1. */
 int bh_bytelevel_byte(uint32_t cp)
 {
     if (cp < 256)
@@ -35,6 +38,7 @@ int bh_bytelevel_byte(uint32_t cp)
     return 173;
 }
 
+/* See tk_internal.h: byte-level text back to raw bytes. */
 long bh_bytelevel_unmap(const char *s, size_t n, uint8_t *out)
 {
     size_t i = 0, o = 0, len;

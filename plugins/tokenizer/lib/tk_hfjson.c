@@ -11,12 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* String member key of o, or NULL. */
 static const char *str_of(const cJSON *o, const char *key)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
     return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
+/* True when o is an object whose "type" is type. */
 static bool is_type(const cJSON *o, const char *type)
 {
     const char *s = str_of(o, "type");
@@ -32,6 +34,7 @@ static bool flag(const cJSON *o, const char *key, bool dflt)
     return dflt;
 }
 
+/* One-line "unsupported tokenizer.json" error; returns -1. */
 static int bad(const char *path, const char *what, char *err, size_t cap)
 {
     return bh_tk_err(err, cap, "%s: unsupported tokenizer.json: %s", path, what);
@@ -220,6 +223,7 @@ static int added_tokens(bh_tok *t, const cJSON *root, const char *path,
     return 0;
 }
 
+/* Loads tokenizer.json at path into t; 0 or -1 with err set. */
 int bh_load_hf_json(bh_tok *t, const char *path, char *err, size_t cap)
 {
     size_t len;

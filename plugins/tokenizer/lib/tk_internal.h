@@ -119,12 +119,17 @@ typedef struct bh_bpe {
     int mode;
     int pretok;
     bool whole_fast; /* a whole pre-token in the vocab is emitted as is */
+    uint8_t *whole_ok; /* MERGES: per id, 1 when BPE of its bytes is itself */
+    size_t nwhole;
     bh_strmap tokens; /* raw bytes -> id */
     bh_u64map pairs;  /* MERGES: left << 32 | right -> rank << 32 | id */
     int32_t byte_id[256];
 } bh_bpe;
 
 void bh_bpe_free(bh_bpe *b);
+/* MERGES mode: marks the tokens whose own bytes BPE back into themselves,
+ * so that a pre-token equal to one of them skips the merge loop. */
+int bh_bpe_mark_whole(bh_tok *t);
 
 /* ---- WordPiece (tk_wordpiece.c, tk_bert.c) ---- */
 
@@ -183,6 +188,8 @@ typedef struct bh_spm {
     int32_t byte_piece[256]; /* id of <0xXX>, or -1 */
     float min_score, max_score;
     bool byte_fallback, has_user, has_unused;
+    bool bpe_chunks; /* BPE: no piece has U+2581 after its start, so the
+                        text splits before every U+2581 (and caches) */
     size_t max_user_len;
     bh_strmap user; /* user-defined symbols, for the prefix matcher */
     uint8_t user_first[32]; /* bitmap of the symbols' first bytes */

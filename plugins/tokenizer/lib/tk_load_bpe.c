@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Value of one base64 digit, or -1. */
 static int b64val(unsigned char c)
 {
     if (c >= 'A' && c <= 'Z')
@@ -264,9 +265,12 @@ int bh_bpe_add_merge(bh_tok *t, const char *a, size_t an, const char *b,
 int bh_bpe_finish(bh_tok *t, size_t maxid, const char *path, char *err,
                   size_t cap)
 {
-    if (need_bytes(t, path, err, cap) != 0)
+    if (need_bytes(t, path, err, cap) != 0 ||
+        ids_from_tokens(t, maxid + 1, path, err, cap) != 0)
         return -1;
-    return ids_from_tokens(t, maxid + 1, path, err, cap);
+    if (!t->bpe.whole_fast && bh_bpe_mark_whole(t) != 0)
+        return bh_tk_err(err, cap, "%s: out of memory", path);
+    return 0;
 }
 
 int bh_load_gpt2(bh_tok *t, const char *encoder_json, const char *vocab_bpe,

@@ -10,12 +10,14 @@
 
 __extension__ typedef unsigned __int128 u128;
 
+/* Folds a 64x64->128-bit product into 64 bits. */
 static uint64_t mix(uint64_t a, uint64_t b)
 {
     u128 r = (u128)a * b;
     return (uint64_t)r ^ (uint64_t)(r >> 64);
 }
 
+/* Unaligned little-endian 64-bit load. */
 static uint64_t load64(const uint8_t *p)
 {
     uint64_t v;
@@ -51,6 +53,7 @@ uint64_t bh_tk_hash(const void *p, size_t n)
                b ^ UINT64_C(0xE7037ED1A0B428DB));
 }
 
+/* Rebuilds the slot table with nslots slots; 0 or -1. */
 static int strmap_rehash(bh_strmap *m, size_t nslots)
 {
     uint64_t *slots = calloc(nslots, sizeof(*slots));
@@ -69,6 +72,7 @@ static int strmap_rehash(bh_strmap *m, size_t nslots)
     return 0;
 }
 
+/* See tk_internal.h. Read-only, safe from many threads. */
 int32_t bh_strmap_get(const bh_strmap *m, const void *key, size_t n)
 {
     if (m->slots == NULL)
@@ -141,6 +145,7 @@ int bh_strmap_put(bh_strmap *m, const void *key, size_t n, int32_t val,
     return 0;
 }
 
+/* See tk_internal.h: insert or overwrite. */
 int bh_strmap_set(bh_strmap *m, const void *key, size_t n, int32_t val)
 {
     int r = bh_strmap_put(m, key, n, val, NULL);
@@ -159,12 +164,14 @@ int bh_strmap_set(bh_strmap *m, const void *key, size_t n, int32_t val)
     }
 }
 
+/* Bytes of entry i (insertion order); *n gets the length. */
 const char *bh_strmap_key(const bh_strmap *m, size_t i, size_t *n)
 {
     *n = m->len[i];
     return m->blob + m->off[i];
 }
 
+/* Frees the map and zeroes it. */
 void bh_strmap_free(bh_strmap *m)
 {
     free(m->slots);
@@ -175,11 +182,13 @@ void bh_strmap_free(bh_strmap *m)
     memset(m, 0, sizeof(*m));
 }
 
+/* Home slot of key in a table of mask + 1 slots. */
 static size_t u64_slot(uint64_t key, size_t mask)
 {
     return (size_t)(mix(key, UINT64_C(0x9E3779B97F4A7C15)) & mask);
 }
 
+/* Rebuilds the table with nslots slots; 0 or -1. */
 static int u64_rehash(bh_u64map *m, size_t nslots)
 {
     uint64_t *keys = malloc(nslots * sizeof(*keys));
@@ -209,6 +218,7 @@ static int u64_rehash(bh_u64map *m, size_t nslots)
     return 0;
 }
 
+/* Inserts or overwrites key -> val; 0 or -1 (reserved key, OOM). */
 int bh_u64map_put(bh_u64map *m, uint64_t key, uint64_t val)
 {
     if (key == UINT64_MAX)
@@ -228,6 +238,7 @@ int bh_u64map_put(bh_u64map *m, uint64_t key, uint64_t val)
     return 0;
 }
 
+/* Looks key up; read-only, safe from many threads. */
 bool bh_u64map_get(const bh_u64map *m, uint64_t key, uint64_t *val)
 {
     if (m->keys == NULL)
@@ -245,6 +256,7 @@ bool bh_u64map_get(const bh_u64map *m, uint64_t key, uint64_t *val)
     }
 }
 
+/* Frees the map and zeroes it. */
 void bh_u64map_free(bh_u64map *m)
 {
     free(m->keys);

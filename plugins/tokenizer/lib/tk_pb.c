@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+/* Reads one base-128 varint; 0 or -1 when truncated or too long. */
 static int varint(pb_rd *r, uint64_t *v)
 {
     uint64_t x = 0;

@@ -36,6 +36,7 @@ static const char pat_o200k[] =
     "\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*|\\s*[\\r\\n]+|"
     "\\s+(?!\\S)|\\s+";
 
+/* See tk_internal.h. */
 const char *bh_pretok_pattern(int kind)
 {
     switch (kind) {
@@ -122,6 +123,7 @@ static size_t ws_newline(const uint8_t *s, size_t n, size_t i)
     return ws_tail(s, n, i);
 }
 
+/* End of the GPT-2/r50k/p50k pre-token starting at s[i]. */
 static size_t gpt2_next(const uint8_t *s, size_t n, size_t i)
 {
     size_t len, c = contraction(s, n, i, false);
@@ -176,6 +178,7 @@ static size_t digits3(const uint8_t *s, size_t n, size_t i)
     return i;
 }
 
+/* End of the cl100k pre-token starting at s[i]. */
 static size_t cl100k_next(const uint8_t *s, size_t n, size_t i)
 {
     size_t len0, len, c = contraction(s, n, i, true);
@@ -231,6 +234,7 @@ static size_t o200k_alt2(const uint8_t *s, size_t n, size_t p)
     return w + contraction(s, n, w, true);
 }
 
+/* End of the o200k pre-token starting at s[i]. */
 static size_t o200k_next(const uint8_t *s, size_t n, size_t i)
 {
     size_t len0, r;
@@ -253,6 +257,7 @@ static size_t o200k_next(const uint8_t *s, size_t n, size_t i)
     return ws_newline(s, n, i);
 }
 
+/* See tk_internal.h: dispatch by regex kind. */
 size_t bh_pretok_next(int kind, const uint8_t *s, size_t n, size_t i)
 {
     switch (kind) {

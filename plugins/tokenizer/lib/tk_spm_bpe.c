@@ -24,6 +24,7 @@ typedef struct pair_ent {
 } pair_ent;
 
 typedef struct bpe_ctx {
+    bh_tok_ids *packed; /* when set: (len << 23 | id) per piece, no emit */
     const bh_spm *m;
     const uint8_t *s;
     sym *sy;
@@ -32,11 +33,13 @@ typedef struct bpe_ctx {
     bh_strmap rev; /* unused piece -> length of its left half */
 } bpe_ctx;
 
+/* Heap order: higher score first, then the smaller left index. */
 static bool before(const pair_ent *a, const pair_ent *b)
 {
     return a->score > b->score || (a->score == b->score && a->left < b->left);
 }
 
+/* Pushes e on the max-heap; 0 or -1 (out of memory). */
 static int hpush(bpe_ctx *c, pair_ent e)
 {
     if (bh_tk_grow((void **)&c->heap, &c->hcap, c->hn + 1, sizeof(pair_ent)))
@@ -53,6 +56,7 @@ static int hpush(bpe_ctx *c, pair_ent e)
     return 0;
 }
 
+/* Removes and returns the best pair; the heap must be non-empty. */
 static pair_ent hpop(bpe_ctx *c)
 {
     pair_ent top = c->heap[0], last = c->heap[--c->hn];
@@ -73,6 +77,7 @@ static pair_ent hpop(bpe_ctx *c)
     return top;
 }
 
+/* Queues the pair (l, r) when its concatenation is a piece. */
 static int maybe_add(bpe_ctx *c, int32_t l, int32_t r)
 {
     if (l < 0 || r < 0 || c->sy[l].freeze || c->sy[r].freeze)
@@ -105,6 +110,14 @@ static int resegment(bpe_ctx *c, const uint8_t *p, size_t n, bool *prev_unk,
                    resegment(c, p + left, n - (size_t)left, prev_unk, out,
                              depth + 1);
     }
+    if (c->packed != NULL) {
+        int32_t pid = bh_strmap_get(&c->m->reserved, p, n);
+        if (pid < 0)
+            pid = bh_strmap_get(&c->m->pieces, p, n);
+        if (pid < 0)
+            pid = c->m->unk_id;
+        return bh_tok_ids_push(c->packed, (int32_t)(((uint32_t)n << 23) | (uint32_t)pid));
+    }
     return bh_spm_emit_piece(c->m, p, n, prev_unk, out);
 }
 
@@ -120,14 +133,15 @@ static size_t user_at(const bh_spm *m, const uint8_t *s, size_t n)
     return 0;
 }
 
-int bh_spm_bpe(const bh_spm *m, bh_tok_ws *ws, const uint8_t *s, size_t n,
-               bh_tok_ids *out)
+/* BPE of s[0..n): emits to out (prev_unk carried), or appends packed
+ * pieces to packed when packed != NULL. */
+static int segment(const bh_spm *m, const uint8_t *s, size_t n,
+                   bool *prev_unk, bh_tok_ids *out, bh_tok_ids *packed)
 {
     static const uint8_t cl[16] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 4};
-    bpe_ctx c = {m, s, NULL, NULL, 0, 0, {0}};
+    bpe_ctx c = {packed, m, s, NULL, NULL, 0, 0, {0}};
     size_t ns = 0;
     int rc = -1;
-    (void)ws;
 
     if (n > INT32_MAX)
         return -1;
@@ -164,14 +178,88 @@ int bh_spm_bpe(const bh_spm *m, bh_tok_ws *ws, const uint8_t *s, size_t n,
             maybe_add(&c, top.left, l->next) != 0)
             goto out;
     }
-    bool prev_unk = false;
     for (int32_t i = 0; i >= 0 && ns > 0; i = c.sy[i].next)
-        if (resegment(&c, s + c.sy[i].off, c.sy[i].len, &prev_unk, out, 0) != 0)
+        if (resegment(&c, s + c.sy[i].off, c.sy[i].len, prev_unk, out, 0) != 0)
             goto out;
     rc = 0;
 out:
     free(c.sy);
     free(c.heap);
     bh_strmap_free(&c.rev);
+    return rc;
+}
+
+/* Replays packed pieces of chunk s through the emitter. */
+static int replay(const bh_spm *m, const uint8_t *s, const int32_t *pk,
+                  size_t k, bool *prev_unk, bh_tok_ids *out)
+{
+    size_t off = 0;
+    for (size_t i = 0; i < k; i++) {
+        size_t len = (uint32_t)pk[i] >> 23;
+        int32_t id = pk[i] & ((1 << 23) - 1);
+        if (id == m->unk_id) {
+            if (bh_spm_emit_piece(m, s + off, len, prev_unk, out) != 0)
+                return -1;
+        } else {
+            *prev_unk = false;
+            if (bh_tok_ids_push(out, id) != 0)
+                return -1;
+        }
+        off += len;
+    }
+    return 0;
+}
+
+int bh_spm_bpe(const bh_spm *m, bh_tok_ws *ws, const uint8_t *s, size_t n,
+               bh_tok_ids *out)
+{
+    static const uint8_t kSpace[3] = {0xE2, 0x96, 0x81};
+    bool prev_unk = false;
+    bh_tok_ids packed = {0};
+    int rc = -1;
+
+    if (!m->bpe_chunks)
+        return segment(m, s, n, &prev_unk, out, NULL);
+    if (ws->cache == NULL &&
+        (ws->cache = calloc(TK_CACHE_SLOTS, sizeof(tk_cache_ent))) == NULL)
+        return -1;
+    for (size_t a = 0; a < n;) {
+        /* the chunk runs to the next U+2581 after its first byte */
+        size_t e = a + 1;
+        while (e < n && !(s[e] == kSpace[0] && e + 3 <= n &&
+                          memcmp(s + e, kSpace, 3) == 0))
+            e++;
+        size_t len = e - a;
+        if (len > TK_CACHE_KEY) {
+            if (segment(m, s + a, len, &prev_unk, out, NULL) != 0)
+                goto out;
+            a = e;
+            continue;
+        }
+        uint64_t h = bh_tk_hash(s + a, len);
+        tk_cache_ent *ce = &ws->cache[h & (TK_CACHE_SLOTS - 1)];
+        if (!(ce->hash == h && ce->len == len && memcmp(ce->key, s + a, len) == 0)) {
+            packed.n = 0;
+            if (segment(m, s + a, len, NULL, NULL, &packed) != 0)
+                goto out;
+            if (packed.n > TK_CACHE_IDS) {
+                if (replay(m, s + a, packed.v, packed.n, &prev_unk, out) != 0)
+                    goto out;
+                a = e;
+                continue;
+            }
+            ce->hash = h;
+            ce->len = (uint8_t)len;
+            ce->nids = (uint8_t)packed.n;
+            memcpy(ce->key, s + a, len);
+            memcpy(ce->ids, packed.v, packed.n * sizeof(int32_t));
+        }
+        if (replay(m, s + a, ce->ids, ce->nids, &prev_unk, out) != 0)
+            goto out;
+        a = e;
+    }
+    rc = 0;
+out:
+    bh_tok_ids_free(&packed);
     return rc;
 }

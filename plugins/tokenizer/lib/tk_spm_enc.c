@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* SentencePiece's OneCharLen: UTF-8 length from the lead byte. */
 static size_t one_char_len(uint8_t b)
 {
     static const uint8_t t[16] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 4};

@@ -23,6 +23,7 @@ typedef struct spm_raw {
     size_t n, cap;
 } spm_raw;
 
+/* Appends one SentencePiece message to raw; 0, -1 malformed, -2 OOM. */
 static int parse_piece(const uint8_t *p, size_t n, spm_raw *raw)
 {
     pb_rd r = {p, p + n};
@@ -67,6 +68,7 @@ static int parse_piece(const uint8_t *p, size_t n, spm_raw *raw)
     return 0;
 }
 
+/* Reads model_type, byte_fallback and treat_whitespace_as_suffix. */
 static int parse_trainer(bh_spm *m, const uint8_t *p, size_t n)
 {
     pb_rd r = {p, p + n};
@@ -108,6 +110,7 @@ static int set_charsmap(bh_spm *m, const uint8_t *p, size_t n)
     return 0;
 }
 
+/* Reads the charsmap and the whitespace flags; -2 bad charsmap. */
 static int parse_normalizer(bh_spm *m, const uint8_t *p, size_t n)
 {
     pb_rd r = {p, p + n};
@@ -133,6 +136,7 @@ static int parse_normalizer(bh_spm *m, const uint8_t *p, size_t n)
     return k;
 }
 
+/* True when s[0..n) is valid UTF-8. */
 static bool valid_utf8(const uint8_t *s, size_t n)
 {
     size_t len;
@@ -222,6 +226,14 @@ static int build(bh_tok *t, const spm_raw *raw, const char *path, char *err,
     }
     if (m->unk_id < 0)
         return bh_tk_err(err, cap, "%s: no unknown (<unk>) piece", path);
+    m->bpe_chunks = m->model_type == 2;
+    for (size_t i = 0; i < m->pieces.n && m->bpe_chunks; i++) {
+        size_t pn;
+        const char *pk = bh_strmap_key(&m->pieces, i, &pn);
+        for (size_t k = 1; k + 3 <= pn; k++)
+            if (memcmp(pk + k, "\xe2\x96\x81", 3) == 0)
+                m->bpe_chunks = false;
+    }
     if (m->model_type == 1 && bh_spm_trie_build(m) != 0)
         return bh_tk_err(err, cap, "%s: out of memory", path);
     if (m->byte_fallback)
@@ -232,6 +244,7 @@ static int build(bh_tok *t, const spm_raw *raw, const char *path, char *err,
     return 0;
 }
 
+/* Loads a SentencePiece .model into t; 0 or -1 with err set. */
 int bh_load_spm(bh_tok *t, const char *path, char *err, size_t cap)
 {
     size_t len;

@@ -86,6 +86,7 @@ static size_t norm_prefix(const bh_spm *m, const uint8_t *s, size_t n,
     return len;
 }
 
+/* Appends the space symbol (U+2581 or a space). */
 static int add_ws(const bh_spm *m, bh_tok_bytes *out)
 {
     return m->escape_ws ? bh_tok_bytes_append(out, kSpace, 3)

@@ -17,6 +17,7 @@ typedef struct ent {
     int32_t id;
 } ent;
 
+/* qsort order of pieces: bytewise, shorter first. */
 static int cmp_ent(const void *a, const void *b)
 {
     const ent *x = a, *y = b;
@@ -34,6 +35,7 @@ typedef struct builder {
     int oom;
 } builder;
 
+/* Appends an empty trie node; sets b->oom on failure. */
 static uint32_t new_node(builder *b)
 {
     bh_spm_trie *t = b->t;
@@ -115,6 +117,7 @@ static uint32_t build(builder *b, size_t lo, size_t hi, uint32_t depth)
     return node;
 }
 
+/* Builds m->trie from m->pieces; 0 or -1 (out of memory). */
 int bh_spm_trie_build(bh_spm *m)
 {
     bh_spm_trie *t = &m->trie;
@@ -134,6 +137,7 @@ int bh_spm_trie_build(bh_spm *m)
     return b.oom ? -1 : 0;
 }
 
+/* Frees the trie and zeroes it. */
 void bh_spm_trie_free(bh_spm_trie *t)
 {
     free(t->first);

@@ -10,6 +10,7 @@
 
 #define ID_NONE UINT32_MAX
 
+/* Allocates an id -> text table of n ids, all without text. */
 int bh_tok_set_ids(bh_tok *t, size_t n)
 {
     if (n == 0 || n > TK_MAX_IDS)
@@ -24,6 +25,7 @@ int bh_tok_set_ids(bh_tok *t, size_t n)
     return 0;
 }
 
+/* See tk_internal.h. */
 int bh_tok_extend_ids(bh_tok *t, size_t n)
 {
     if (n <= t->nids)
@@ -46,6 +48,7 @@ int bh_tok_extend_ids(bh_tok *t, size_t n)
     return 0;
 }
 
+/* Sets the text of id (copied); 0 or -1. */
 int bh_tok_set_id(bh_tok *t, size_t id, const void *p, size_t len)
 {
     if (id >= t->nids || len > UINT32_MAX || t->id_blob_n + len > UINT32_MAX)
@@ -60,6 +63,7 @@ int bh_tok_set_id(bh_tok *t, size_t id, const void *p, size_t len)
     return 0;
 }
 
+/* Registers special token s -> id (copied); 0 or -1. */
 int bh_tok_add_special(bh_tok *t, const char *s, size_t n, int32_t id)
 {
     if (n == 0)
@@ -79,6 +83,7 @@ int bh_tok_add_special(bh_tok *t, const char *s, size_t n, int32_t id)
     return 0;
 }
 
+/* Pre-tokenizer of a tiktoken format name, or -1. */
 static int pretok_of(const char *format)
 {
     if (strcmp(format, "r50k") == 0 || strcmp(format, "p50k") == 0)
@@ -156,6 +161,7 @@ bh_tok *bh_tok_load(const char *format, const char *const *paths,
     return t;
 }
 
+/* See bhtok.h. */
 void bh_tok_free(bh_tok *t)
 {
     if (t == NULL)
@@ -178,11 +184,13 @@ void bh_tok_free(bh_tok *t)
     free(t);
 }
 
+/* See bhtok.h. */
 size_t bh_tok_vocab_size(const bh_tok *t)
 {
     return t->nids;
 }
 
+/* See bhtok.h. */
 const char *bh_tok_kind(const bh_tok *t)
 {
     switch (t->kind) {
@@ -195,6 +203,7 @@ const char *bh_tok_kind(const bh_tok *t)
     }
 }
 
+/* See bhtok.h. */
 int32_t bh_tok_special_id(const bh_tok *t, const char *text)
 {
     size_t n = strlen(text);
@@ -204,6 +213,7 @@ int32_t bh_tok_special_id(const bh_tok *t, const char *text)
     return -1;
 }
 
+/* See bhtok.h. */
 bh_tok_ws *bh_tok_ws_new(const bh_tok *t)
 {
     bh_tok_ws *ws = calloc(1, sizeof(*ws));
@@ -212,6 +222,7 @@ bh_tok_ws *bh_tok_ws_new(const bh_tok *t)
     return ws;
 }
 
+/* See bhtok.h. */
 void bh_tok_ws_free(bh_tok_ws *ws)
 {
     if (ws == NULL)

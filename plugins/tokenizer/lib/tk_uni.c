@@ -70,17 +70,20 @@ static unsigned compute(uint32_t cp)
     return f;
 }
 
+/* Fills bh_uni_table from utf8proc (once, via bh_uni_init). */
 static void build(void)
 {
     for (uint32_t cp = 0; cp < TK_UNI_TABLE_CPS; cp++)
         bh_uni_table[cp] = (uint8_t)compute(cp);
 }
 
+/* See tk_internal.h. */
 void bh_uni_init(void)
 {
     pthread_once(&once, build);
 }
 
+/* See tk_internal.h. */
 unsigned bh_uni_flags(uint32_t cp)
 {
     if (cp < TK_UNI_TABLE_CPS)
@@ -90,6 +93,7 @@ unsigned bh_uni_flags(uint32_t cp)
     return compute(cp);
 }
 
+/* See tk_internal.h: strict decoding (no overlongs, surrogates). */
 uint32_t bh_utf8_dec(const uint8_t *s, size_t n, size_t *len)
 {
     uint8_t b = s[0];
@@ -125,6 +129,7 @@ uint32_t bh_utf8_dec(const uint8_t *s, size_t n, size_t *len)
     return cp;
 }
 
+/* See tk_internal.h. */
 size_t bh_utf8_enc(uint32_t cp, uint8_t *out)
 {
     if (cp < 0x80) {

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* See tk_internal.h: newlines in the message become spaces. */
 int bh_tk_err(char *err, size_t cap, const char *fmt, ...)
 {
     if (err != NULL && cap > 0) {
@@ -25,6 +26,7 @@ int bh_tk_err(char *err, size_t cap, const char *fmt, ...)
     return -1;
 }
 
+/* See tk_internal.h. */
 void *bh_tk_calloc(size_t n, size_t size)
 {
     if (n == 0)
@@ -34,6 +36,7 @@ void *bh_tk_calloc(size_t n, size_t size)
     return calloc(n, size);
 }
 
+/* See tk_internal.h: geometric growth, overflow-checked. */
 int bh_tk_grow(void **p, size_t *cap, size_t need, size_t es)
 {
     if (need <= *cap)
@@ -54,6 +57,7 @@ int bh_tk_grow(void **p, size_t *cap, size_t need, size_t es)
     return 0;
 }
 
+/* See bhtok.h. */
 int bh_tok_ids_push(bh_tok_ids *ids, int32_t id)
 {
     if (ids->n == ids->cap &&
@@ -63,12 +67,14 @@ int bh_tok_ids_push(bh_tok_ids *ids, int32_t id)
     return 0;
 }
 
+/* See bhtok.h. */
 void bh_tok_ids_free(bh_tok_ids *ids)
 {
     free(ids->v);
     memset(ids, 0, sizeof(*ids));
 }
 
+/* See bhtok.h: keeps the buffer NUL-terminated. */
 int bh_tok_bytes_append(bh_tok_bytes *b, const void *p, size_t n)
 {
     if (n > SIZE_MAX - b->n - 1)
@@ -82,6 +88,7 @@ int bh_tok_bytes_append(bh_tok_bytes *b, const void *p, size_t n)
     return 0;
 }
 
+/* See bhtok.h. */
 void bh_tok_bytes_free(bh_tok_bytes *b)
 {
     free(b->p);

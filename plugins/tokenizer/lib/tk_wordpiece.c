@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* bert-base-uncased's settings: lowercase, strip, ## and 100 chars. */
 int bh_wp_init_defaults(bh_wp *wp)
 {
     wp->unk_id = -1;
@@ -129,6 +130,25 @@ static int cleanup_append(bh_tok_bytes *out, const char *p, size_t n)
     };
     bh_tok_bytes a = {0}, b = {0};
     int rc = -1;
+    if (n > 0 && n < 16 && memchr(p + 1, ' ', n - 1) == NULL) {
+        /* the common case: a space can only lead, so each rule can only
+         * match at the start, in order */
+        char buf[16];
+        size_t bl = 0;
+        for (size_t r = 0; r < sizeof(rules) / sizeof(rules[0]); r++) {
+            size_t fl = strlen(rules[r].from), tl = strlen(rules[r].to);
+            const char *cur = bl ? buf : p;
+            size_t cn = bl ? bl : n;
+            if (cn >= fl && memcmp(cur, rules[r].from, fl) == 0 &&
+                cn - fl + tl <= sizeof(buf)) {
+                memmove(buf + tl, cur + fl, cn - fl);
+                memcpy(buf, rules[r].to, tl);
+                bl = cn - fl + tl;
+            }
+        }
+        return bl ? bh_tok_bytes_append(out, buf, bl)
+                  : bh_tok_bytes_append(out, p, n);
+    }
     if (bh_tok_bytes_append(&a, p, n) != 0)
         goto out;
     for (size_t r = 0; r < sizeof(rules) / sizeof(rules[0]); r++) {

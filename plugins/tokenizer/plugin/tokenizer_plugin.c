@@ -16,6 +16,7 @@ static const bhost_bench_desc *const benches[] = {
 };
 #define BENCH_COUNT ((uint32_t)(sizeof(benches) / sizeof(benches[0])))
 
+/* See tp.h. */
 bhost_status bh_tp_fail(bhost_host *h, bhost_status st, const char *fmt, ...)
 {
     char msg[512];

@@ -68,6 +68,24 @@ static const bhost_param_desc params[] = {
       "file of reference ids (one line per corpus line) to verify against",
       "", NULL, 1, 0),
 };
+static const bhost_param_desc params_norm[] = {
+    P(BHOST_PARAM_STR, "vocab", "tokenizer model", "bert", vocab_choices, 1, 0),
+    P(BHOST_PARAM_STR, "corpus",
+      "builtin, builtin-nospace, builtin-cjk, en, mixed or a file path",
+      "builtin", NULL, 1, 0),
+    P(BHOST_PARAM_I64, "limit", "corpus bytes to use (0: all)", "0", NULL, 0,
+      1073741824.0),
+    P(BHOST_PARAM_I64, "threads", "threads for the batch benchmark", "1", NULL,
+      1, 256),
+    P(BHOST_PARAM_I64, "msg_bytes", "latency: message size in bytes", "200",
+      NULL, 16, 65536),
+    P(BHOST_PARAM_STR, "vocab_dir",
+      "vocabulary directory (empty: the tools/tokenizer/fetch.sh cache)", "",
+      NULL, 1, 0),
+    P(BHOST_PARAM_STR, "ref_ids",
+      "file of reference ids (one line per corpus line) to verify against",
+      "", NULL, 1, 0),
+};
 #define NPARAMS ((uint32_t)(sizeof(params) / sizeof(params[0])))
 
 static bhost_status str_param(bhost_host *h, const char *key, char *buf,
@@ -82,6 +100,7 @@ static bhost_status str_param(bhost_host *h, const char *key, char *buf,
     return BHOST_OK;
 }
 
+/* Reads the parameters into a new instance of benchmark kind. [instance] */
 static bhost_status create_kind(bhost_host *h, void **out, int kind)
 {
     tp_inst *p = bh_tp_api->alloc(h, sizeof(*p), 0);
@@ -104,6 +123,7 @@ static bhost_status create_kind(bhost_host *h, void **out, int kind)
                        &p->npaths);
 }
 
+/* Loads the case's tokenizer; NULL after set_error. [instance] */
 static bh_tok *load(tp_inst *p)
 {
     char err[512];
@@ -188,6 +208,7 @@ static bhost_status reference(tp_inst *p)
     return BHOST_OK;
 }
 
+/* Untimed: loads two tokenizers, the corpus and the reference digest. [instance] */
 static bhost_status BHOST_ABI tp_setup(void *inst, bhost_stream *s)
 {
     tp_inst *p = inst;
@@ -276,6 +297,7 @@ static bhost_status BHOST_ABI tp_setup(void *inst, bhost_stream *s)
     return BHOST_OK;
 }
 
+/* One pass of the benchmark's work over the corpus. [instance] */
 static bhost_status run_once(tp_inst *p)
 {
     p->run_digest = 0;
@@ -315,6 +337,7 @@ static bhost_status run_once(tp_inst *p)
     return BHOST_OK;
 }
 
+/* Timed by the host: iters passes; reports tokens_per_s. [instance] */
 static bhost_status BHOST_ABI tp_run(void *inst, bhost_stream *s, uint64_t iters)
 {
     tp_inst *p = inst;
@@ -352,6 +375,7 @@ static bhost_status BHOST_ABI tp_run(void *inst, bhost_stream *s, uint64_t iters
     return BHOST_OK;
 }
 
+/* BHOST_E_VERIFY when the last run's digest differs from the reference. [instance] */
 static bhost_status BHOST_ABI tp_verify(void *inst)
 {
     tp_inst *p = inst;
@@ -374,6 +398,7 @@ static bhost_status BHOST_ABI tp_verify(void *inst)
     return BHOST_OK;
 }
 
+/* Frees everything the instance owns. [instance] */
 static void BHOST_ABI tp_destroy(void *inst)
 {
     tp_inst *p = inst;
@@ -394,11 +419,13 @@ static void BHOST_ABI tp_destroy(void *inst)
     bh_tp_api->free(p->h, p);
 }
 
+/* Bytes of text per iteration. [instance] */
 static double BHOST_ABI tp_bytes(void *inst)
 {
     return ((tp_inst *)inst)->work_bytes;
 }
 
+/* Tokens (or calls, loads, lines) per iteration. [instance] */
 static double BHOST_ABI tp_items(void *inst)
 {
     return ((tp_inst *)inst)->work_items;
@@ -419,20 +446,21 @@ CREATE(c_load, K_LOAD)
 CREATE(c_latency, K_LATENCY)
 CREATE(c_normalize, K_NORMALIZE)
 
-#define DESC(var, id, sum, create)                                             \
+#define DESC(var, id, sum, create, plist)                                      \
     const bhost_bench_desc var = {                                             \
-        sizeof(bhost_bench_desc), 0, id, sum, params, NPARAMS, 0, 0, create,   \
+        sizeof(bhost_bench_desc), 0, id, sum, plist, NPARAMS, 0, 0, create,    \
         tp_setup, tp_run, tp_verify, tp_destroy, NULL, tp_bytes, tp_items}
 DESC(bh_tp_encode, "encode",
-     "Encode a corpus line by line, one thread (items = tokens)", c_encode);
+     "Encode a corpus line by line, one thread (items = tokens)", c_encode, params);
 DESC(bh_tp_decode, "decode",
-     "Decode the ids of a corpus back to text (items = tokens)", c_decode);
+     "Decode the ids of a corpus back to text (items = tokens)", c_decode, params);
 DESC(bh_tp_batch, "batch",
-     "Batch-encode a corpus over 'threads' threads (items = tokens)", c_batch);
+     "Batch-encode a corpus over 'threads' threads (items = tokens)", c_batch, params);
 DESC(bh_tp_load, "load",
-     "Load the vocabulary or model file (items = loads)", c_load);
+     "Load the vocabulary or model file (items = loads)", c_load, params);
 DESC(bh_tp_latency, "latency",
      "Encode one chat-message sized text per iteration (items = calls)",
-     c_latency);
+     c_latency, params);
 DESC(bh_tp_normalize, "normalize",
-     "Normalizer alone: BERT or SentencePiece (items = lines)", c_normalize);
+     "Normalizer alone: BERT or SentencePiece (items = lines)", c_normalize,
+     params_norm);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* True when p is a regular file. */
 static bool exists(const char *p)
 {
     struct stat st;
@@ -70,6 +71,7 @@ bhost_status bh_tp_vocab(bhost_host *h, const char *name, const char *vocab_dir,
     return bh_tp_fail(h, BHOST_E_INVALID, "unknown vocab '%s'", name);
 }
 
+/* Folds a 64x64->128-bit product into 64 bits. */
 static uint64_t mix(uint64_t *s)
 {
     uint64_t z = (*s += UINT64_C(0x9E3779B97F4A7C15));
@@ -133,6 +135,7 @@ static char *generate(uint64_t seed, size_t target, size_t *n)
     return buf;
 }
 
+/* A malloc'd text of unit repeated to at least target bytes. */
 static char *repeat(const char *unit, size_t target, size_t *n)
 {
     size_t ul = strlen(unit), len = 0;
@@ -207,6 +210,7 @@ bhost_status bh_tp_corpus_load(bhost_host *h, const char *spec, uint64_t seed,
     return BHOST_OK;
 }
 
+/* See tp.h. */
 void bh_tp_corpus_free(tp_corpus *c)
 {
     free(c->text);
@@ -215,6 +219,7 @@ void bh_tp_corpus_free(tp_corpus *c)
     memset(c, 0, sizeof(*c));
 }
 
+/* See tp.h. */
 uint64_t bh_tp_digest(uint64_t d, const int32_t *ids, size_t n)
 {
     if (d == 0)

@@ -7,6 +7,7 @@
 
 static bh_tok *toks[3];
 
+/* Standard base64 of s[0..n) into out (NUL-terminated). */
 static void b64(const uint8_t *s, size_t n, char *out)
 {
     static const char t[] =
@@ -26,6 +27,7 @@ static void b64(const uint8_t *s, size_t n, char *out)
     out[o] = '\0';
 }
 
+/* Loads the three byte-level tokenizers once (aborts on failure). */
 static void init(void)
 {
     static const char *const extra[] = {"ab", "abc", " a", " ab", "bc", "\xe4\xb8",
@@ -52,6 +54,7 @@ static void init(void)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* libFuzzer entry: one input; aborts on a contract violation. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (toks[0] == NULL)

@@ -6,6 +6,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* libFuzzer entry: one input; aborts on a contract violation. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char err[512];

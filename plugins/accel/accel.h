@@ -1,0 +1,142 @@
+/*
+ * accel.h -- internal interface of the accelerator suite (accel.so).
+ *
+ * Device benchmarks that run on any backend (bhost.backend/1):
+ *   copy.h2d, copy.d2h, copy.d2d  transfer bandwidth over sizes, from
+ *                                  pageable or pinned host memory (bench_copy.c)
+ *   kernel.axpy, kernel.reduce,    the backend's kernels, verified against a
+ *   kernel.gemm                    double-precision host reference with
+ *                                  dtype-aware tolerances (bench_axpy.c,
+ *                                  bench_reduce.c, bench_gemm.c)
+ *   launch.latency                 a tiny kernel per iteration (bench_launch.c)
+ *   alloc.latency                  alloc + free (bench_alloc.c)
+ *   build.kernels                  kernel/pipeline build, cold and cached,
+ *                                  through bhost.backend.build_stats/1
+ *                                  (bench_build.c)
+ *   device.open, device.query      open+close, device_info (bench_device.c)
+ *   multi.axpy                     axpy on every device at once vs one
+ *                                  (bench_multi.c)
+ * Benchmarks whose work is host-side (alloc, open, build, query) or spans
+ * several devices time themselves with the host clock
+ * (BHOST_BENCH_MANUAL_TIMING), as do the transfers (wall time from enqueue
+ * to completion: what a program waiting for its data sees).
+ */
+#ifndef BH_ACCEL_H
+#define BH_ACCEL_H
+
+#include <bhost/plugin.h>
+
+#include "bhost_accel_ext.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define BH_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define BH_PRINTF(fmt, args)
+#endif
+
+#define BH_ACCEL_I64_MAX 9007199254740992.0
+
+extern const bhost_host_api *bh_accel_api;
+
+/* What every instance starts with. */
+typedef struct bh_accel_base {
+    bhost_host *h;
+    const bhost_backend *be;
+    bhost_dev *dev;
+    double flops, bytes, items; /* work per iteration, 0 = not counted */
+} bh_accel_base;
+
+/* Formats "accel: " + message, set_error(h) and returns st. */
+bhost_status bh_accel_fail(bhost_host *h, bhost_status st, const char *fmt,
+                           ...) BH_PRINTF(3, 4);
+
+/* Fills b after checking that a device and a 1.0 backend table are there.
+ * [instance] */
+bhost_status bh_accel_base_init(bh_accel_base *b, bhost_host *h,
+                                const bhost_backend *be, bhost_dev *dev,
+                                const char *bench);
+
+/* Reads parameter key (I64 in [lo, hi]; STR into buf of cap bytes). */
+bhost_status bh_accel_i64(bhost_host *h, const char *key, int64_t lo,
+                          int64_t hi, int64_t *out);
+bhost_status bh_accel_str(bhost_host *h, const char *key, char *buf,
+                          uint32_t cap);
+/* The dtype of STR parameter "dtype" ("f32" or "f64"): its bhost dtype,
+ * element size and unit roundoff (2^-24, 2^-53). */
+bhost_status bh_accel_dtype(bhost_host *h, bhost_dtype *t, uint64_t *es,
+                            double *unit);
+
+/* Accounted host memory (64-byte aligned), NULL after set_error. */
+void *bh_accel_alloc(bhost_host *h, uint64_t bytes);
+void bh_accel_free(bhost_host *h, void *p);
+
+/* n values uniform in [lo, hi) of dtype t (F32 or F64) from the case
+ * seed mixed with stream. */
+void bh_accel_random(bhost_host *h, void *out, bhost_dtype t, uint64_t n,
+                     double lo, double hi, uint64_t stream);
+/* Element i of a F32 or F64 array as double. */
+double bh_accel_get(const void *p, bhost_dtype t, uint64_t i);
+
+/* The kernel table id of be/dev with a run member, or NULL after
+ * set_error (BHOST_E_UNSUPPORTED in *st). */
+const void *bh_accel_kernel(bh_accel_base *b, const char *id,
+                            bhost_status *st);
+
+/* Agreement of a result with its reference: the largest |got - ref|, the
+ * largest |got - ref| / tol, reported as metrics verify.max_abs_err and
+ * verify.err_to_tol (<= 1 passes). */
+typedef struct bh_accel_err {
+    double max_abs;
+    double max_ratio;
+    uint64_t worst;   /* index of the largest ratio */
+    double worst_got, worst_ref, worst_tol;
+} bh_accel_err;
+void bh_accel_err_add(bh_accel_err *e, uint64_t i, double got, double ref,
+                      double tol);
+/* Reports the metrics; BHOST_E_VERIFY after set_error naming the worst
+ * element when a ratio exceeds 1 or is not a number. */
+bhost_status bh_accel_err_report(bhost_host *h, const bh_accel_err *e,
+                                 const char *what);
+
+/* Wall time of the last run() for manual-timing benchmarks. */
+bhost_status bh_accel_manual(bhost_host *h, uint64_t t0);
+
+/* Throughput callbacks over bh_accel_base. */
+double BHOST_ABI bh_accel_flops(void *inst);
+double BHOST_ABI bh_accel_bytes(void *inst);
+double BHOST_ABI bh_accel_items(void *inst);
+
+/* Parameter descriptors. */
+#define BH_ACCEL_PARAM_I64(k, s, d, lo, hi)                                    \
+    {.struct_size = sizeof(bhost_param_desc),                                  \
+     .type = BHOST_PARAM_I64,                                                  \
+     .key = (k),                                                               \
+     .summary = (s),                                                           \
+     .default_value = (d),                                                     \
+     .min = (lo),                                                              \
+     .max = (hi)}
+#define BH_ACCEL_PARAM_STR(k, s, d, ch)                                        \
+    {.struct_size = sizeof(bhost_param_desc),                                  \
+     .type = BHOST_PARAM_STR,                                                  \
+     .key = (k),                                                               \
+     .summary = (s),                                                           \
+     .default_value = (d),                                                     \
+     .choices = (ch),                                                          \
+     .min = 1,                                                                 \
+     .max = 0}
+
+extern const char *const bh_accel_dtypes[]; /* "f32", "f64", NULL */
+
+/* The benchmarks, in listing order. */
+extern const bhost_bench_desc *const bh_accel_copy_benches[];  /* 3 */
+extern const bhost_bench_desc bh_accel_axpy;
+extern const bhost_bench_desc bh_accel_reduce;
+extern const bhost_bench_desc bh_accel_gemm;
+extern const bhost_bench_desc bh_accel_launch;
+extern const bhost_bench_desc bh_accel_alloc_bench;
+extern const bhost_bench_desc bh_accel_build;
+extern const bhost_bench_desc bh_accel_open;
+extern const bhost_bench_desc bh_accel_query;
+extern const bhost_bench_desc bh_accel_multi;
+
+#endif /* BH_ACCEL_H */

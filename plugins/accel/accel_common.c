@@ -1,0 +1,214 @@
+/*
+ * accel_common.c -- helpers every accel benchmark shares: errors,
+ * parameters, accounted memory, seeded random inputs, kernel lookup,
+ * agreement metrics, manual timing.
+ */
+#include "accel.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *const bh_accel_dtypes[] = {"f32", "f64", NULL};
+
+bhost_status bh_accel_fail(bhost_host *h, bhost_status st, const char *fmt,
+                           ...)
+{
+    char msg[512];
+    int len;
+    va_list ap;
+
+    len = snprintf(msg, sizeof(msg), "accel: ");
+    va_start(ap, fmt);
+    vsnprintf(msg + len, sizeof(msg) - (size_t)len, fmt, ap);
+    va_end(ap);
+    if (bh_accel_api != NULL)
+        bh_accel_api->set_error(h, msg);
+    return st;
+}
+
+bhost_status bh_accel_base_init(bh_accel_base *b, bhost_host *h,
+                                const bhost_backend *be, bhost_dev *dev,
+                                const char *bench)
+{
+    memset(b, 0, sizeof(*b));
+    if (be == NULL || dev == NULL)
+        return bh_accel_fail(h, BHOST_E_INVALID, "%s: needs a backend device",
+                             bench);
+    if (!BHOST_HAS(bhost_backend, be, get_kernel))
+        return bh_accel_fail(h, BHOST_E_VERSION,
+                             "%s: backend table older than 1.0", bench);
+    b->h = h;
+    b->be = be;
+    b->dev = dev;
+    return BHOST_OK;
+}
+
+bhost_status bh_accel_i64(bhost_host *h, const char *key, int64_t lo,
+                          int64_t hi, int64_t *out)
+{
+    bhost_status st = bh_accel_api->param_i64(h, key, out);
+
+    if (st != BHOST_OK)
+        return bh_accel_fail(h, st, "parameter %s missing or not an integer",
+                             key);
+    if (*out < lo || *out > hi)
+        return bh_accel_fail(h, BHOST_E_INVALID,
+                             "%s=%" PRId64 " outside [%" PRId64 ", %" PRId64 "]",
+                             key, *out, lo, hi);
+    return BHOST_OK;
+}
+
+bhost_status bh_accel_str(bhost_host *h, const char *key, char *buf,
+                          uint32_t cap)
+{
+    uint32_t len = 0;
+    bhost_status st = bh_accel_api->param_str(h, key, buf, cap, &len);
+
+    if (st != BHOST_OK || len >= cap)
+        return bh_accel_fail(h, BHOST_E_INVALID,
+                             "parameter %s missing or too long", key);
+    return BHOST_OK;
+}
+
+bhost_status bh_accel_dtype(bhost_host *h, bhost_dtype *t, uint64_t *es,
+                            double *unit)
+{
+    char name[8];
+    bhost_status st = bh_accel_str(h, "dtype", name, sizeof(name));
+
+    if (st != BHOST_OK)
+        return st;
+    if (strcmp(name, "f64") == 0) {
+        *t = BHOST_DTYPE_F64;
+        *es = 8;
+        *unit = 0x1p-53;
+    } else if (strcmp(name, "f32") == 0) {
+        *t = BHOST_DTYPE_F32;
+        *es = 4;
+        *unit = 0x1p-24;
+    } else {
+        return bh_accel_fail(h, BHOST_E_INVALID, "dtype %s: f32 or f64", name);
+    }
+    return BHOST_OK;
+}
+
+void *bh_accel_alloc(bhost_host *h, uint64_t bytes)
+{
+    void *p = bh_accel_api->alloc(h, bytes ? bytes : 1, 64);
+
+    if (p == NULL)
+        bh_accel_fail(h, BHOST_E_NOMEM, "out of host memory (%" PRIu64 " bytes)",
+                      bytes);
+    return p;
+}
+
+void bh_accel_free(bhost_host *h, void *p)
+{
+    bh_accel_api->free(h, p);
+}
+
+/* splitmix64 */
+static uint64_t mix(uint64_t *s)
+{
+    uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
+
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+void bh_accel_random(bhost_host *h, void *out, bhost_dtype t, uint64_t n,
+                     double lo, double hi, uint64_t stream)
+{
+    uint64_t s = bh_accel_api->seed(h) ^ (stream * UINT64_C(0xa0761d6478bd642f));
+
+    for (uint64_t i = 0; i < n; i++) {
+        double v = lo + (hi - lo) * (double)(mix(&s) >> 11) * 0x1p-53;
+
+        if (t == BHOST_DTYPE_F64)
+            ((double *)out)[i] = v;
+        else
+            ((float *)out)[i] = (float)v;
+    }
+}
+
+double bh_accel_get(const void *p, bhost_dtype t, uint64_t i)
+{
+    return t == BHOST_DTYPE_F64 ? ((const double *)p)[i]
+                                : (double)((const float *)p)[i];
+}
+
+const void *bh_accel_kernel(bh_accel_base *b, const char *id, bhost_status *st)
+{
+    /* every 1.0 kernel table is {struct_size, reserved, run} */
+    const bhost_kernel_axpy *t = b->be->get_kernel(b->dev, id);
+
+    if (t == NULL || t->struct_size < sizeof(bhost_kernel_axpy) ||
+        t->run == NULL) {
+        *st = bh_accel_fail(b->h, BHOST_E_UNSUPPORTED,
+                            "backend '%s' has no %s kernel", b->be->id, id);
+        return NULL;
+    }
+    *st = BHOST_OK;
+    return t;
+}
+
+void bh_accel_err_add(bh_accel_err *e, uint64_t i, double got, double ref,
+                      double tol)
+{
+    double d = fabs(got - ref);
+    double r = d / (tol > 0 ? tol : 1e-300);
+
+    if (!(d == d)) /* NaN compares false: force a failure */
+        r = INFINITY;
+    if (d > e->max_abs || !(d == d))
+        e->max_abs = d == d ? d : INFINITY;
+    if (!(r <= e->max_ratio)) {
+        e->max_ratio = r;
+        e->worst = i;
+        e->worst_got = got;
+        e->worst_ref = ref;
+        e->worst_tol = tol;
+    }
+}
+
+bhost_status bh_accel_err_report(bhost_host *h, const bh_accel_err *e,
+                                 const char *what)
+{
+    bh_accel_api->report_metric(h, "verify.max_abs_err", "",
+                                BHOST_LOWER_IS_BETTER, e->max_abs);
+    bh_accel_api->report_metric(h, "verify.err_to_tol", "",
+                                BHOST_LOWER_IS_BETTER, e->max_ratio);
+    if (!(e->max_ratio <= 1.0))
+        return bh_accel_fail(h, BHOST_E_VERIFY,
+                             "%s: element %" PRIu64 " is %.9g, the host "
+                             "reference %.9g (tolerance %.3g)",
+                             what, e->worst, e->worst_got, e->worst_ref,
+                             e->worst_tol);
+    return BHOST_OK;
+}
+
+bhost_status bh_accel_manual(bhost_host *h, uint64_t t0)
+{
+    uint64_t t1 = bh_accel_api->now_ns(h);
+
+    return bh_accel_api->set_iteration_time_ns(h, t1 > t0 ? t1 - t0 : 1);
+}
+
+double BHOST_ABI bh_accel_flops(void *inst)
+{
+    return ((const bh_accel_base *)inst)->flops;
+}
+
+double BHOST_ABI bh_accel_bytes(void *inst)
+{
+    return ((const bh_accel_base *)inst)->bytes;
+}
+
+double BHOST_ABI bh_accel_items(void *inst)
+{
+    return ((const bh_accel_base *)inst)->items;
+}

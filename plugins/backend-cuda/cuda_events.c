@@ -1,0 +1,222 @@
+/*
+ * cuda_events.c -- CUDA events, with two nvbench-style options around the
+ * host's timed samples. The host records a start event, runs the sample,
+ * records an end event, syncs and asks for the elapsed time; the first
+ * event recorded after open() or after an elapsed_ns() is taken as a
+ * sample's start.
+ *
+ *  - BHOST_CUDA_L2_FLUSH=1: before each start event, cudaMemsetAsync over
+ *    a buffer twice the L2 size, so every sample starts with a cold L2
+ *    (nvbench's default for cold measurements). Not part of the time.
+ *  - BHOST_CUDA_THROTTLE=F (default 0.75; 0 turns it off): a one-thread
+ *    kernel reads clock64() and %globaltimer before the start and after
+ *    the end event; the SM clock over the sample is their ratio. A sample
+ *    below F x the default clock (cudaDevAttrClockRate) is counted: the
+ *    case gets the metrics cuda.throttled_samples and cuda.sm_clock_mhz_min
+ *    and a warning in its log (nvbench discards such samples; bhost keeps
+ *    every sample and flags them). No probe kernel (runtime < 12.0): off.
+ */
+#include "cuda_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+bhost_status bh_cu_timing_init(bhost_dev *dev)
+{
+    const char *flush = getenv("BHOST_CUDA_L2_FLUSH");
+    const char *thr = getenv("BHOST_CUDA_THROTTLE");
+    int l2 = 0, khz = 0;
+    cudaError_t e;
+
+    dev->threshold = thr != NULL && *thr != '\0' ? atof(thr) : 0.75;
+    if (!(dev->threshold > 0 && dev->threshold < 1))
+        dev->threshold = 0;
+    bh_cu.DeviceGetAttribute(&khz, cudaDevAttrClockRate, (int)dev->index);
+    dev->default_mhz = khz / 1000.0;
+    if (dev->threshold > 0 &&
+        (dev->default_mhz <= 0 || bh_cu_function(dev->h, "bh_clock_probe") == NULL))
+        dev->threshold = 0;
+    if (dev->threshold > 0) {
+        e = bh_cu.Malloc((void **)&dev->probe, 4 * sizeof(unsigned long long));
+        if (e != cudaSuccess)
+            return bh_cu_err(dev->h, e, "cudaMalloc (clock probe)");
+    }
+    if (flush != NULL && strcmp(flush, "1") == 0) {
+        bh_cu.DeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, (int)dev->index);
+        dev->flush_bytes = 2 * (uint64_t)(l2 > 0 ? l2 : 64 << 20);
+        e = bh_cu.Malloc(&dev->flush, (size_t)dev->flush_bytes);
+        if (e != cudaSuccess)
+            return bh_cu_err(dev->h, e, "cudaMalloc (L2 flush buffer)");
+        bh_cu_log(dev->h, BHOST_LOG_INFO,
+                  "L2 flush before every sample: %d-byte L2, %llu-byte buffer",
+                  l2, (unsigned long long)dev->flush_bytes);
+    }
+    dev->min_mhz = INFINITY;
+    return BHOST_OK;
+}
+
+void bh_cu_timing_release(bhost_dev *dev)
+{
+    if (dev->probe != NULL)
+        bh_cu.Free(dev->probe);
+    if (dev->flush != NULL)
+        bh_cu.Free(dev->flush);
+    dev->probe = NULL;
+    dev->flush = NULL;
+}
+
+/* [instance] */
+bhost_status BHOST_ABI bh_cu_event_create(bhost_dev *dev, bhost_event **out)
+{
+    bhost_event *ev;
+    cudaError_t e;
+    bhost_status st = bh_cu_check_dev(dev, "event_create");
+
+    if (st == BHOST_OK)
+        st = bh_cu_use(dev);
+    if (st == BHOST_OK && out == NULL)
+        st = bh_cu_fail(dev->h, BHOST_E_INVALID, "event_create: NULL out");
+    if (st != BHOST_OK)
+        return st;
+    ev = calloc(1, sizeof(*ev));
+    if (ev == NULL)
+        return bh_cu_fail(dev->h, BHOST_E_NOMEM, "event_create: out of memory");
+    e = bh_cu.EventCreate(&ev->ev);
+    if (e != cudaSuccess) {
+        free(ev);
+        return bh_cu_err(dev->h, e, "cudaEventCreate");
+    }
+    ev->magic = BH_CU_EVENT_MAGIC;
+    ev->dev = dev;
+    *out = ev;
+    return BHOST_OK;
+}
+
+/* [instance] */
+void BHOST_ABI bh_cu_event_destroy(bhost_dev *dev, bhost_event *e)
+{
+    if (e == NULL || e->magic != BH_CU_EVENT_MAGIC || e->dev != dev ||
+        bh_cu_use(dev) != BHOST_OK)
+        return;
+    bh_cu.EventDestroy(e->ev);
+    e->magic = 0;
+    free(e);
+}
+
+/* Launches the clock probe writing probe[slot], probe[slot + 1]. */
+static bhost_status probe(bhost_dev *dev, cudaStream_t s, int slot)
+{
+    unsigned long long *out = dev->probe + slot;
+    void *args[1] = {&out};
+    dim3 one = {1, 1, 1};
+
+    return bh_cu_launch(dev, bh_cu_function(dev->h, "bh_clock_probe"), one,
+                        one, args, s, "clock probe");
+}
+
+/* Records e on s; a sample's start gets the L2 flush and the first probe
+ * before it, its end the second probe after it. [instance] */
+bhost_status BHOST_ABI bh_cu_event_record(bhost_dev *dev, bhost_stream *s,
+                                          bhost_event *e)
+{
+    bhost_stream *t;
+    cudaError_t err;
+    int start;
+    bhost_status st = bh_cu_check_dev(dev, "event_record");
+
+    if (st == BHOST_OK)
+        st = bh_cu_use(dev);
+    if (st == BHOST_OK &&
+        (e == NULL || e->magic != BH_CU_EVENT_MAGIC || e->dev != dev))
+        st = bh_cu_fail(dev->h, BHOST_E_INVALID,
+                        "event_record: not an event of this device");
+    if (st != BHOST_OK)
+        return st;
+    t = bh_cu_stream_of(dev, s, "event_record");
+    if (t == NULL)
+        return BHOST_E_INVALID;
+    start = !dev->open_pair;
+    if (start && dev->flush != NULL) {
+        err = bh_cu.MemsetAsync(dev->flush, (int)(dev->samples & 0xff),
+                                (size_t)dev->flush_bytes, t->s);
+        if (err != cudaSuccess)
+            return bh_cu_err(dev->h, err, "cudaMemsetAsync (L2 flush)");
+    }
+    if (start && dev->probe != NULL && probe(dev, t->s, 0) != BHOST_OK)
+        return BHOST_E_DEVICE;
+    err = bh_cu.EventRecord(e->ev, t->s);
+    if (err != cudaSuccess)
+        return bh_cu_err(dev->h, err, "cudaEventRecord");
+    e->recorded = 1;
+    e->starts_pair = (uint32_t)start;
+    e->probed = 0;
+    if (!start && dev->probe != NULL) {
+        if (probe(dev, t->s, 2) != BHOST_OK)
+            return BHOST_E_DEVICE;
+        e->probed = 1;
+    }
+    dev->open_pair = (uint32_t)start;
+    return BHOST_OK;
+}
+
+/* The SM clock over the last pair from the probes; flags a throttled
+ * sample. */
+static void check_clock(bhost_dev *dev)
+{
+    unsigned long long p[4];
+    double mhz;
+
+    if (bh_cu.Memcpy(p, dev->probe, sizeof(p), cudaMemcpyDeviceToHost) !=
+            cudaSuccess ||
+        p[3] <= p[1] || p[2] <= p[0]) {
+        bh_cu.GetLastError();
+        return;
+    }
+    mhz = (double)(p[2] - p[0]) / (double)(p[3] - p[1]) * 1000.0;
+    dev->samples++;
+    if (mhz < dev->min_mhz)
+        dev->min_mhz = mhz;
+    if (mhz < dev->threshold * dev->default_mhz) {
+        if (dev->throttled++ == 0)
+            bh_cu_log(dev->h, BHOST_LOG_WARN,
+                      "sample ran at %.0f MHz, below %.0f%% of the default SM "
+                      "clock %.0f MHz (throttled)",
+                      mhz, 100 * dev->threshold, dev->default_mhz);
+    }
+    bh_cu_api->report_metric(dev->h, "cuda.throttled_samples", "",
+                             BHOST_LOWER_IS_BETTER, dev->throttled);
+    bh_cu_api->report_metric(dev->h, "cuda.sm_clock_mhz_min", "MHz",
+                             BHOST_HIGHER_IS_BETTER, dev->min_mhz);
+}
+
+/* *ns from cudaEventElapsedTime (ms as float: about 0.5 us resolution).
+ * [instance] */
+bhost_status BHOST_ABI bh_cu_event_elapsed_ns(bhost_dev *dev,
+                                              const bhost_event *start,
+                                              const bhost_event *end,
+                                              uint64_t *ns)
+{
+    float ms = 0;
+    cudaError_t e;
+    bhost_status st = bh_cu_check_dev(dev, "event_elapsed_ns");
+
+    if (st == BHOST_OK)
+        st = bh_cu_use(dev);
+    if (st != BHOST_OK)
+        return st;
+    if (start == NULL || end == NULL || start->magic != BH_CU_EVENT_MAGIC ||
+        end->magic != BH_CU_EVENT_MAGIC || start->dev != dev ||
+        end->dev != dev || ns == NULL || !start->recorded || !end->recorded)
+        return bh_cu_fail(dev->h, BHOST_E_INVALID,
+                          "event_elapsed_ns: events of another device or "
+                          "never recorded");
+    dev->open_pair = 0;
+    e = bh_cu.EventElapsedTime(&ms, start->ev, end->ev);
+    if (e != cudaSuccess)
+        return bh_cu_err(dev->h, e, "cudaEventElapsedTime");
+    if (end->probed && start->starts_pair)
+        check_clock(dev);
+    *ns = ms > 0 ? (uint64_t)llround((double)ms * 1e6) : 0;
+    return BHOST_OK;
+}

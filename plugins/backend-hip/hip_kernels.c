@@ -1,0 +1,360 @@
+/*
+ * hip_kernels.c -- the kernel tables of the HIP backend, all from the
+ * embedded code-object bundle (kernels.hip): axpy, reduce (two passes),
+ * tiled gemm (F32, F64; no hipBLAS in Debian); the build_stats and
+ * device_index extensions. The module is loaded per device on the first
+ * kernel use (hipModuleLoadData picks the code object of the device's
+ * gfx target; a GPU outside -Damd_offload_arch gets no kernels, logged).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "hip_internal.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+extern const unsigned char bh_hip_code[];
+extern const unsigned long bh_hip_code_size;
+
+static const char *const names[BH_HIP_FUNCTIONS] = {
+    "bh_axpy_f32",   "bh_axpy_f64", "bh_reduce_f32", "bh_reduce_f64",
+    "bh_gemm_f32",   "bh_gemm_f64"};
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
+}
+
+/* Loads the code object on dev (current) into *mod and fn[]; fills
+ * *stats. */
+static bhost_status load(bhost_dev *dev, hipModule_t *mod,
+                         hipFunction_t fn[BH_HIP_FUNCTIONS],
+                         bhost_build_stats *stats)
+{
+    uint64_t t0 = now_ns();
+    hipError_t e = bh_hip.ModuleLoadData(mod, bh_hip_code);
+
+    if (e != hipSuccess)
+        return bh_hip_err(dev->h, e,
+                          "hipModuleLoadData (is this GPU's gfx target in "
+                          "-Damd_offload_arch?)");
+    for (int i = 0; i < BH_HIP_FUNCTIONS; i++) {
+        e = bh_hip.ModuleGetFunction(&fn[i], *mod, names[i]);
+        if (e != hipSuccess) {
+            bh_hip.ModuleUnload(*mod);
+            *mod = NULL;
+            return bh_hip_err(dev->h, e, "hipModuleGetFunction");
+        }
+    }
+    memset(stats, 0, sizeof(*stats));
+    stats->struct_size = sizeof(*stats);
+    stats->programs = 1;
+    stats->build_ns = (double)(now_ns() - t0);
+    snprintf(stats->cache, sizeof(stats->cache),
+             "none (native code objects)");
+    return BHOST_OK;
+}
+
+/* The device's module, loaded once. */
+static bhost_status ensure(bhost_dev *dev)
+{
+    bhost_status st;
+
+    if (dev->mod != NULL)
+        return BHOST_OK;
+    if (dev->mod_tried)
+        return bh_hip_fail(dev->h, BHOST_E_UNSUPPORTED,
+                           "kernels did not load on this device (see log)");
+    dev->mod_tried = 1;
+    st = bh_hip_use(dev);
+    if (st == BHOST_OK)
+        st = load(dev, &dev->mod, dev->fn, &dev->stats);
+    if (st != BHOST_OK)
+        bh_hip_log(dev->h, BHOST_LOG_ERROR, "kernels unavailable on device "
+                                            "%" PRIu32, dev->index);
+    return st;
+}
+
+/* Launches fn (grid x block) with args on s. */
+static bhost_status launch(bhost_dev *dev, hipFunction_t fn, unsigned gx,
+                           unsigned gy, unsigned bx, unsigned by, void **args,
+                           hipStream_t s, const char *op)
+{
+    hipError_t e = bh_hip.ModuleLaunchKernel(fn, gx, gy, 1, bx, by, 1, 0, s,
+                                             args, NULL);
+
+    (void)op;
+    return e == hipSuccess ? BHOST_OK : bh_hip_err(dev->h, e, "hipModuleLaunchKernel");
+}
+
+static uint64_t elem(bhost_dtype t, int *f64)
+{
+    *f64 = t == BHOST_DTYPE_F64;
+    return t == BHOST_DTYPE_F32 ? 4 : t == BHOST_DTYPE_F64 ? 8 : 0;
+}
+
+/* Common checks; the stream in *t. */
+static bhost_status check_call(bhost_dev *dev, bhost_stream *s,
+                               const void *args, const char *op,
+                               bhost_stream **t)
+{
+    bhost_status st = bh_hip_check_dev(dev, op);
+
+    if (st == BHOST_OK)
+        st = ensure(dev);
+    if (st == BHOST_OK)
+        st = bh_hip_use(dev);
+    if (st != BHOST_OK)
+        return st;
+    *t = bh_hip_stream_of(dev, s, op);
+    if (*t == NULL)
+        return BHOST_E_INVALID;
+    return args == NULL ? bh_hip_fail(dev->h, BHOST_E_INVALID, "%s: NULL args", op)
+                        : BHOST_OK;
+}
+
+/* y = alpha x + y (F32, F64). [instance] */
+static bhost_status BHOST_ABI axpy_run(bhost_dev *dev, bhost_stream *s,
+                                       const bhost_axpy_args *a)
+{
+    bhost_stream *t;
+    unsigned long long n;
+    float af;
+    uint64_t es, blocks;
+    int f64;
+    bhost_status st = check_call(dev, s, a, "axpy", &t);
+
+    if (st != BHOST_OK)
+        return st;
+    es = elem(a->type, &f64);
+    if (!BHOST_HAS(bhost_axpy_args, a, y) || es == 0 || a->n > UINT64_MAX / 8)
+        return bh_hip_fail(dev->h, BHOST_E_UNSUPPORTED,
+                           "axpy: dtype %" PRId32 " unsupported (F32, F64)",
+                           a->type);
+    st = bh_hip_check_range(dev, a->x, 0, a->n * es, "axpy", "x");
+    if (st == BHOST_OK)
+        st = bh_hip_check_range(dev, a->y, 0, a->n * es, "axpy", "y");
+    if (st != BHOST_OK || a->n == 0)
+        return st;
+    n = a->n;
+    af = (float)a->alpha;
+    blocks = (a->n + 255) / 256;
+    {
+        void *args[4] = {&n, f64 ? (void *)&a->alpha : (void *)&af,
+                         (void *)&a->x->ptr, (void *)&a->y->ptr};
+
+        return launch(dev, dev->fn[f64 ? BH_HIP_AXPY_F64 : BH_HIP_AXPY_F32],
+                      (unsigned)(blocks > 65536 ? 65536 : blocks), 1, 256, 1,
+                      args, t->s, "axpy");
+    }
+}
+
+/* result[0] = sum/min/max: partials per block, then one block. */
+static bhost_status BHOST_ABI reduce_run(bhost_dev *dev, bhost_stream *s,
+                                         const bhost_reduce_args *a)
+{
+    bhost_stream *t;
+    unsigned long long n;
+    unsigned op;
+    uint64_t es, groups;
+    hipFunction_t fn;
+    int f64;
+    bhost_status st = check_call(dev, s, a, "reduce", &t);
+
+    if (st != BHOST_OK)
+        return st;
+    es = elem(a->type, &f64);
+    if (!BHOST_HAS(bhost_reduce_args, a, result) || a->reserved != 0 ||
+        es == 0 || a->n > UINT64_MAX / 8)
+        return bh_hip_fail(dev->h, BHOST_E_UNSUPPORTED,
+                           "reduce: dtype %" PRId32 " unsupported (F32, F64)",
+                           a->type);
+    if (a->op < BHOST_REDUCE_SUM || a->op > BHOST_REDUCE_MAX ||
+        (a->n == 0 && a->op != BHOST_REDUCE_SUM))
+        return bh_hip_fail(dev->h, BHOST_E_INVALID,
+                           "reduce: unknown op or min/max of nothing");
+    st = bh_hip_check_range(dev, a->x, 0, a->n * es, "reduce", "x");
+    if (st == BHOST_OK)
+        st = bh_hip_check_range(dev, a->result, 0, es, "reduce", "result");
+    if (st != BHOST_OK)
+        return st;
+    fn = dev->fn[f64 ? BH_HIP_REDUCE_F64 : BH_HIP_REDUCE_F32];
+    groups = (a->n + 255) / 256;
+    groups = groups < 1 ? 1 : groups > BH_HIP_REDUCE_GROUPS ? BH_HIP_REDUCE_GROUPS
+                                                             : groups;
+    if (groups > 1 && t->scratch == NULL) {
+        hipError_t e = bh_hip.Malloc(&t->scratch, 8 * BH_HIP_REDUCE_GROUPS);
+
+        if (e != hipSuccess)
+            return bh_hip_err(dev->h, e, "hipMalloc (reduce partials)");
+    }
+    n = a->n;
+    op = (unsigned)a->op;
+    {
+        void *out = groups > 1 ? t->scratch : a->result->ptr;
+        void *args[4] = {&n, &op, (void *)&a->x->ptr, &out};
+
+        st = launch(dev, fn, (unsigned)groups, 1, 256, 1, args, t->s, "reduce");
+        if (st != BHOST_OK || groups <= 1)
+            return st;
+        n = groups;
+        args[2] = &t->scratch;
+        out = a->result->ptr;
+        return launch(dev, fn, 1, 1, 256, 1, args, t->s, "reduce");
+    }
+}
+
+/* Bytes spanned by a column-major rows x cols matrix, or UINT64_MAX when
+ * ld is too small. */
+static uint64_t span(uint64_t rows, uint64_t cols, uint64_t ld, uint64_t es)
+{
+    if (ld < (rows > 1 ? rows : 1))
+        return UINT64_MAX;
+    return rows == 0 || cols == 0 ? 0 : (ld * (cols - 1) + rows) * es;
+}
+
+/* C = alpha op(A) op(B) + beta C, all F32 or all F64. [instance] */
+static bhost_status BHOST_ABI gemm_run(bhost_dev *dev, bhost_stream *s,
+                                       const bhost_gemm_args *g)
+{
+    bhost_stream *t;
+    unsigned u[8];
+    float al, be;
+    void *args[13];
+    uint64_t es;
+    int f64;
+    bhost_status st = check_call(dev, s, g, "gemm", &t);
+
+    if (st != BHOST_OK)
+        return st;
+    es = elem(g->c_type, &f64);
+    if (!BHOST_HAS(bhost_gemm_args, g, c) || g->reserved != 0 || es == 0 ||
+        g->a_type != g->c_type || g->b_type != g->c_type ||
+        g->compute_type != g->c_type)
+        return bh_hip_fail(dev->h, BHOST_E_UNSUPPORTED,
+                           "gemm: dtypes a=%" PRId32 " c=%" PRId32
+                           " unsupported (all F32 or all F64)",
+                           g->a_type, g->c_type);
+    if (g->trans_a > 1 || g->trans_b > 1 || g->m > UINT32_MAX - 16 ||
+        g->n > UINT32_MAX - 16 || g->k > UINT32_MAX || g->lda > UINT32_MAX ||
+        g->ldb > UINT32_MAX || g->ldc > UINT32_MAX)
+        return bh_hip_fail(dev->h, BHOST_E_INVALID,
+                           "gemm: trans flags or dimensions out of range");
+    st = bh_hip_check_range(dev, g->a, 0,
+                            span(g->trans_a ? g->k : g->m,
+                                 g->trans_a ? g->m : g->k, g->lda, es),
+                            "gemm", "a");
+    if (st == BHOST_OK)
+        st = bh_hip_check_range(dev, g->b, 0,
+                                span(g->trans_b ? g->n : g->k,
+                                     g->trans_b ? g->k : g->n, g->ldb, es),
+                                "gemm", "b");
+    if (st == BHOST_OK)
+        st = bh_hip_check_range(dev, g->c, 0, span(g->m, g->n, g->ldc, es),
+                                "gemm", "c");
+    if (st != BHOST_OK || g->m == 0 || g->n == 0)
+        return st;
+    u[0] = (unsigned)g->m;
+    u[1] = (unsigned)g->n;
+    u[2] = (unsigned)g->k;
+    u[3] = (unsigned)g->lda;
+    u[4] = (unsigned)g->ldb;
+    u[5] = (unsigned)g->ldc;
+    u[6] = g->trans_a;
+    u[7] = g->trans_b;
+    al = (float)g->alpha;
+    be = (float)g->beta;
+    for (int i = 0; i < 8; i++)
+        args[i] = &u[i];
+    args[8] = f64 ? (void *)&g->alpha : (void *)&al;
+    args[9] = f64 ? (void *)&g->beta : (void *)&be;
+    args[10] = (void *)&g->a->ptr;
+    args[11] = (void *)&g->b->ptr;
+    args[12] = (void *)&g->c->ptr;
+    return launch(dev, dev->fn[f64 ? BH_HIP_GEMM_F64 : BH_HIP_GEMM_F32],
+                  (unsigned)((g->m + 15) / 16), (unsigned)((g->n + 15) / 16),
+                  16, 16, args, t->s, "gemm");
+}
+
+/* Copies the fields of src that fit in out. */
+static void copy_stats(bhost_build_stats *out, const bhost_build_stats *src)
+{
+    size_t n = out->struct_size < sizeof(*src) ? out->struct_size : sizeof(*src);
+
+    memcpy((char *)out + sizeof(uint32_t), (const char *)src + sizeof(uint32_t),
+           n - sizeof(uint32_t));
+}
+
+/* build_stats.build: the code object loaded into a new module (native
+ * code: nothing is compiled, so COLD and CACHED are the same). */
+static bhost_status BHOST_ABI build(bhost_dev *dev, uint32_t mode,
+                                    bhost_build_stats *out)
+{
+    bhost_build_stats stats;
+    hipModule_t mod = NULL;
+    hipFunction_t fn[BH_HIP_FUNCTIONS];
+    bhost_status st = bh_hip_check_dev(dev, "build_stats");
+
+    if (st == BHOST_OK)
+        st = bh_hip_use(dev);
+    if (st != BHOST_OK)
+        return st;
+    if (out == NULL || out->struct_size < sizeof(uint32_t) || mode > 1)
+        return bh_hip_fail(dev->h, BHOST_E_INVALID, "build_stats: bad arguments");
+    st = load(dev, &mod, fn, &stats);
+    if (st != BHOST_OK)
+        return st;
+    bh_hip.ModuleUnload(mod);
+    copy_stats(out, &stats);
+    return BHOST_OK;
+}
+
+/* build_stats.last: the device's own module load. */
+static bhost_status BHOST_ABI last(bhost_dev *dev, bhost_build_stats *out)
+{
+    bhost_status st = bh_hip_check_dev(dev, "build_stats");
+
+    if (st != BHOST_OK)
+        return st;
+    if (out == NULL || out->struct_size < sizeof(uint32_t))
+        return bh_hip_fail(dev->h, BHOST_E_INVALID, "build_stats: bad arguments");
+    copy_stats(out, &dev->stats);
+    return BHOST_OK;
+}
+
+static uint32_t BHOST_ABI index_of(bhost_dev *dev)
+{
+    return bh_hip_check_dev(dev, "device_index") == BHOST_OK ? dev->index : 0;
+}
+
+static const bhost_kernel_gemm gemm_table = {sizeof(bhost_kernel_gemm), 0,
+                                             gemm_run};
+static const bhost_kernel_axpy axpy_table = {sizeof(bhost_kernel_axpy), 0,
+                                             axpy_run};
+static const bhost_kernel_reduce reduce_table = {sizeof(bhost_kernel_reduce), 0,
+                                                 reduce_run};
+static const bhost_ext_build_stats build_table = {
+    sizeof(bhost_ext_build_stats), 0, build, last};
+static const bhost_ext_device_index index_table = {
+    sizeof(bhost_ext_device_index), 0, index_of};
+
+const void *bh_hip_kernel(bhost_dev *dev, const char *id)
+{
+    const void *t = NULL;
+
+    if (strcmp(id, BHOST_EXT_BUILD_STATS) == 0)
+        return &build_table;
+    if (strcmp(id, BHOST_EXT_DEVICE_INDEX) == 0)
+        return &index_table;
+    if (strcmp(id, BHOST_KERNEL_GEMM) == 0)
+        t = &gemm_table;
+    else if (strcmp(id, BHOST_KERNEL_AXPY) == 0)
+        t = &axpy_table;
+    else if (strcmp(id, BHOST_KERNEL_REDUCE) == 0)
+        t = &reduce_table;
+    return t != NULL && ensure(dev) == BHOST_OK ? t : NULL;
+}

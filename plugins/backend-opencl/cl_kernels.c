@@ -1,0 +1,371 @@
+/*
+ * cl_kernels.c -- the kernel tables gemm, axpy, reduce of the OpenCL
+ * backend (kernels.cl), and the build_stats and device_index extensions.
+ * The device's programs (f32; f64 where the device has it) are built on
+ * the first get_kernel() through the program cache; the build time and
+ * cache hits are logged and reported as the case metrics
+ * opencl.build_ms and opencl.cache_hits.
+ */
+#include "cl_internal.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+/* Builds the device's programs once; BHOST_OK when they exist. */
+static bhost_status ensure_progs(bhost_dev *dev)
+{
+    bhost_status st = BHOST_OK;
+
+    if (dev->progs[0].prog != NULL)
+        return BHOST_OK;
+    if (dev->kernels_tried)
+        return bh_cl_fail(dev->h, BHOST_E_DEVICE,
+                          "kernels failed to build earlier on this device");
+    dev->kernels_tried = 1;
+    memset(&dev->stats, 0, sizeof(dev->stats));
+    st = bh_cl_build(dev, 0, BHOST_BUILD_CACHED, &dev->progs[0], &dev->stats);
+    if (st == BHOST_OK && dev->phys->fp64)
+        st = bh_cl_build(dev, 1, BHOST_BUILD_CACHED, &dev->progs[1],
+                         &dev->stats);
+    if (st != BHOST_OK) {
+        bh_cl_prog_release(&dev->progs[0]);
+        return st;
+    }
+    bh_cl_log(dev->h, BHOST_LOG_INFO,
+              "built %" PRIu32 " program(s) in %.3f ms: %" PRIu32
+              " cache hit(s), %" PRIu32 " miss(es); cache '%s'",
+              dev->stats.programs, dev->stats.build_ns / 1e6,
+              dev->stats.cache_hits, dev->stats.cache_misses,
+              bh_cl_cache_dir());
+    bh_cl_api->report_metric(dev->h, "opencl.build_ms", "ms",
+                             BHOST_LOWER_IS_BETTER, dev->stats.build_ns / 1e6);
+    bh_cl_api->report_metric(dev->h, "opencl.cache_hits", "",
+                             BHOST_HIGHER_IS_BETTER,
+                             (double)dev->stats.cache_hits);
+    return BHOST_OK;
+}
+
+/* Element size of the kernel dtypes (0 when unsupported); *f = 1 for F64. */
+static size_t elem(const bhost_dev *dev, bhost_dtype t, int *f)
+{
+    *f = t == BHOST_DTYPE_F64;
+    if (t == BHOST_DTYPE_F32)
+        return 4;
+    if (t == BHOST_DTYPE_F64 && dev->phys->fp64)
+        return 8;
+    return 0;
+}
+
+/* Common checks of a kernel call; the stream in *t. */
+static bhost_status check_call(bhost_dev *dev, bhost_stream *s,
+                               const void *args, const char *op,
+                               bhost_stream **t)
+{
+    bhost_status st = bh_cl_check_dev(dev, op);
+
+    if (st != BHOST_OK)
+        return st;
+    *t = bh_cl_stream_of(dev, s, op);
+    if (*t == NULL)
+        return BHOST_E_INVALID;
+    if (args == NULL)
+        return bh_cl_fail(dev->h, BHOST_E_INVALID, "%s: NULL args", op);
+    return ensure_progs(dev);
+}
+
+/* Sets the arguments (sizes[i] bytes at vals[i]) and enqueues kernel k. */
+static bhost_status launch(bhost_stream *t, cl_kernel k, cl_uint nargs,
+                           const size_t *sizes, const void *const *vals,
+                           cl_uint dims, const size_t *global,
+                           const size_t *local, const char *op)
+{
+    cl_int e = CL_SUCCESS;
+
+    for (cl_uint i = 0; i < nargs && e == CL_SUCCESS; i++)
+        e = bh_cl.clSetKernelArg(k, i, sizes[i], vals[i]);
+    if (e == CL_SUCCESS)
+        e = bh_cl.clEnqueueNDRangeKernel(t->q, k, dims, NULL, global, local, 0,
+                                         NULL, NULL);
+    return e == CL_SUCCESS ? BHOST_OK
+                           : bh_cl_fail(t->dev->h, bh_cl_status(e),
+                                        "%s: launch: %s", op,
+                                        bh_cl_err_name(e));
+}
+
+/* y = alpha x + y. [instance] */
+static bhost_status BHOST_ABI axpy_run(bhost_dev *dev, bhost_stream *s,
+                                       const bhost_axpy_args *a)
+{
+    bhost_stream *t;
+    cl_ulong n;
+    float af;
+    size_t es, global, local = 256;
+    int f;
+    bhost_status st = check_call(dev, s, a, "axpy", &t);
+
+    if (st != BHOST_OK)
+        return st;
+    if (!BHOST_HAS(bhost_axpy_args, a, y))
+        return bh_cl_fail(dev->h, BHOST_E_INVALID, "axpy: struct too small");
+    es = elem(dev, a->type, &f);
+    if (es == 0 || a->n > UINT64_MAX / 8)
+        return bh_cl_fail(dev->h, BHOST_E_UNSUPPORTED,
+                          "axpy: dtype %" PRId32 " unsupported (F32; F64 with "
+                          "fp64)", a->type);
+    st = bh_cl_check_range(dev, a->x, 0, a->n * es, "axpy", "x");
+    if (st == BHOST_OK)
+        st = bh_cl_check_range(dev, a->y, 0, a->n * es, "axpy", "y");
+    if (st != BHOST_OK || a->n == 0)
+        return st;
+    n = a->n;
+    af = (float)a->alpha;
+    global = (size_t)((a->n + 255) / 256);
+    global = (global > 4096 ? 4096 : global) * 256;
+    {
+        const size_t sizes[4] = {sizeof(n), es, sizeof(cl_mem), sizeof(cl_mem)};
+        const void *vals[4] = {&n, f ? (const void *)&a->alpha : (const void *)&af,
+                               &a->x->mem, &a->y->mem};
+
+        return launch(t, dev->progs[f].k[BH_CL_K_AXPY], 4, sizes, vals, 1,
+                      &global, &local, "axpy");
+    }
+}
+
+/* result[0] = sum/min/max of x[0..n): partials per workgroup, then one
+ * workgroup over the partials. [instance] */
+static bhost_status BHOST_ABI reduce_run(bhost_dev *dev, bhost_stream *s,
+                                         const bhost_reduce_args *a)
+{
+    bhost_stream *t;
+    cl_ulong n;
+    cl_uint op;
+    size_t es, groups, global, local = 256;
+    cl_int e = CL_SUCCESS;
+    int f;
+    bhost_status st = check_call(dev, s, a, "reduce", &t);
+
+    if (st != BHOST_OK)
+        return st;
+    if (!BHOST_HAS(bhost_reduce_args, a, result) || a->reserved != 0)
+        return bh_cl_fail(dev->h, BHOST_E_INVALID,
+                          "reduce: struct too small or reserved != 0");
+    es = elem(dev, a->type, &f);
+    if (es == 0 || a->n > UINT64_MAX / 8)
+        return bh_cl_fail(dev->h, BHOST_E_UNSUPPORTED,
+                          "reduce: dtype %" PRId32 " unsupported", a->type);
+    if (a->op < BHOST_REDUCE_SUM || a->op > BHOST_REDUCE_MAX)
+        return bh_cl_fail(dev->h, BHOST_E_INVALID, "reduce: unknown op %" PRId32,
+                          a->op);
+    if (a->n == 0 && a->op != BHOST_REDUCE_SUM)
+        return bh_cl_fail(dev->h, BHOST_E_INVALID,
+                          "reduce: min/max of zero elements");
+    st = bh_cl_check_range(dev, a->x, 0, a->n * es, "reduce", "x");
+    if (st == BHOST_OK)
+        st = bh_cl_check_range(dev, a->result, 0, es, "reduce", "result");
+    if (st != BHOST_OK)
+        return st;
+    groups = (size_t)((a->n + 255) / 256);
+    groups = groups < 1 ? 1 : groups > BH_CL_REDUCE_GROUPS ? BH_CL_REDUCE_GROUPS
+                                                            : groups;
+    n = a->n;
+    op = (cl_uint)a->op;
+    global = groups * 256;
+    if (groups > 1 && t->scratch == NULL) {
+        t->scratch = bh_cl.clCreateBuffer(dev->ctx, CL_MEM_READ_WRITE,
+                                          8 * BH_CL_REDUCE_GROUPS, NULL, &e);
+        if (t->scratch == NULL)
+            return bh_cl_fail(dev->h, bh_cl_status(e), "reduce: scratch: %s",
+                              bh_cl_err_name(e));
+    }
+    {
+        const size_t sizes[4] = {sizeof(n), sizeof(op), sizeof(cl_mem),
+                                 sizeof(cl_mem)};
+        cl_mem out = groups > 1 ? t->scratch : a->result->mem;
+        const void *vals[4] = {&n, &op, &a->x->mem, &out};
+
+        st = launch(t, dev->progs[f].k[BH_CL_K_REDUCE], 4, sizes, vals, 1,
+                    &global, &local, "reduce");
+        if (st != BHOST_OK || groups <= 1)
+            return st;
+        n = groups;
+        global = 256;
+        vals[2] = &t->scratch;
+        vals[3] = &a->result->mem;
+        return launch(t, dev->progs[f].k[BH_CL_K_REDUCE], 4, sizes, vals, 1,
+                      &global, &local, "reduce");
+    }
+}
+
+/* Checks one gemm operand: ld >= rows, 32-bit indices, inside buf. */
+static bhost_status check_matrix(bhost_dev *dev, const bhost_buf *buf,
+                                 uint64_t rows, uint64_t cols, uint64_t ld,
+                                 uint64_t es, const char *what)
+{
+    uint64_t span;
+
+    if (ld < (rows > 1 ? rows : 1) || ld > UINT32_MAX)
+        return bh_cl_fail(dev->h, BHOST_E_INVALID,
+                          "gemm: ld%s=%" PRIu64 " invalid for %" PRIu64 " rows",
+                          what, ld, rows);
+    span = rows == 0 || cols == 0 ? 0 : ld * (cols - 1) + rows;
+    return bh_cl_check_range(dev, buf, 0, span * es, "gemm", what);
+}
+
+/* C = alpha op(A) op(B) + beta C, all F32 or all F64. [instance] */
+static bhost_status BHOST_ABI gemm_run(bhost_dev *dev, bhost_stream *s,
+                                       const bhost_gemm_args *g)
+{
+    bhost_stream *t;
+    cl_uint u[8];
+    float al, be;
+    size_t es, global[2], local[2] = {16, 16};
+    int f;
+    bhost_status st = check_call(dev, s, g, "gemm", &t);
+
+    if (st != BHOST_OK)
+        return st;
+    if (!BHOST_HAS(bhost_gemm_args, g, c) || g->reserved != 0)
+        return bh_cl_fail(dev->h, BHOST_E_INVALID,
+                          "gemm: struct too small or reserved != 0");
+    es = elem(dev, g->c_type, &f);
+    if (es == 0 || g->a_type != g->c_type || g->b_type != g->c_type ||
+        g->compute_type != g->c_type)
+        return bh_cl_fail(dev->h, BHOST_E_UNSUPPORTED,
+                          "gemm: dtypes a=%" PRId32 " b=%" PRId32 " c=%" PRId32
+                          " compute=%" PRId32 " unsupported (all F32, or all "
+                          "F64 with fp64)",
+                          g->a_type, g->b_type, g->c_type, g->compute_type);
+    if (g->trans_a > 1 || g->trans_b > 1)
+        return bh_cl_fail(dev->h, BHOST_E_INVALID,
+                          "gemm: trans flags must be 0 or 1");
+    if (g->m > UINT32_MAX - 16 || g->n > UINT32_MAX - 16 || g->k > UINT32_MAX)
+        return bh_cl_fail(dev->h, BHOST_E_UNSUPPORTED,
+                          "gemm: dimensions of 2^32 or more");
+    st = check_matrix(dev, g->a, g->trans_a ? g->k : g->m,
+                      g->trans_a ? g->m : g->k, g->lda, es, "a");
+    if (st == BHOST_OK)
+        st = check_matrix(dev, g->b, g->trans_b ? g->n : g->k,
+                          g->trans_b ? g->k : g->n, g->ldb, es, "b");
+    if (st == BHOST_OK)
+        st = check_matrix(dev, g->c, g->m, g->n, g->ldc, es, "c");
+    if (st == BHOST_OK && (g->c == g->a || g->c == g->b))
+        st = bh_cl_fail(dev->h, BHOST_E_INVALID, "gemm: c must not alias a or b");
+    if (st != BHOST_OK || g->m == 0 || g->n == 0)
+        return st;
+    u[0] = (cl_uint)g->m;
+    u[1] = (cl_uint)g->n;
+    u[2] = (cl_uint)g->k;
+    u[3] = (cl_uint)g->lda;
+    u[4] = (cl_uint)g->ldb;
+    u[5] = (cl_uint)g->ldc;
+    u[6] = g->trans_a;
+    u[7] = g->trans_b;
+    al = (float)g->alpha;
+    be = (float)g->beta;
+    global[0] = (size_t)((g->m + 15) / 16 * 16);
+    global[1] = (size_t)((g->n + 15) / 16 * 16);
+    {
+        size_t sizes[13];
+        const void *vals[13];
+
+        for (int i = 0; i < 8; i++) {
+            sizes[i] = sizeof(cl_uint);
+            vals[i] = &u[i];
+        }
+        sizes[8] = sizes[9] = es;
+        vals[8] = f ? (const void *)&g->alpha : (const void *)&al;
+        vals[9] = f ? (const void *)&g->beta : (const void *)&be;
+        sizes[10] = sizes[11] = sizes[12] = sizeof(cl_mem);
+        vals[10] = &g->a->mem;
+        vals[11] = &g->b->mem;
+        vals[12] = &g->c->mem;
+        return launch(t, dev->progs[f].k[BH_CL_K_GEMM], 13, sizes, vals, 2,
+                      global, local, "gemm");
+    }
+}
+
+/* Copies the fields of src that fit in out->struct_size. */
+static void copy_stats(bhost_build_stats *out, const bhost_build_stats *src)
+{
+    size_t n = out->struct_size < sizeof(*src) ? out->struct_size
+                                               : sizeof(*src);
+
+    memcpy((char *)out + sizeof(uint32_t), (const char *)src + sizeof(uint32_t),
+           n - sizeof(uint32_t));
+}
+
+/* build_stats.build: the programs again, COLD (unique define, no cache)
+ * or CACHED (program binaries on disk); the result is dropped. */
+static bhost_status BHOST_ABI build(bhost_dev *dev, uint32_t mode,
+                                    bhost_build_stats *out)
+{
+    bhost_build_stats stats;
+    bh_cl_prog p;
+    bhost_status st = bh_cl_check_dev(dev, "build_stats");
+
+    if (st != BHOST_OK)
+        return st;
+    if (out == NULL || out->struct_size < sizeof(uint32_t) || mode > 1)
+        return bh_cl_fail(dev->h, BHOST_E_INVALID, "build_stats: bad arguments");
+    memset(&stats, 0, sizeof(stats));
+    for (int f = 0; f < (dev->phys->fp64 ? 2 : 1) && st == BHOST_OK; f++) {
+        st = bh_cl_build(dev, f, mode, &p, &stats);
+        if (st == BHOST_OK)
+            bh_cl_prog_release(&p);
+    }
+    if (st == BHOST_OK)
+        copy_stats(out, &stats);
+    return st;
+}
+
+/* build_stats.last: the device's own build (0 programs before it). */
+static bhost_status BHOST_ABI last(bhost_dev *dev, bhost_build_stats *out)
+{
+    bhost_status st = bh_cl_check_dev(dev, "build_stats");
+
+    if (st != BHOST_OK)
+        return st;
+    if (out == NULL || out->struct_size < sizeof(uint32_t))
+        return bh_cl_fail(dev->h, BHOST_E_INVALID, "build_stats: bad arguments");
+    copy_stats(out, &dev->stats);
+    return BHOST_OK;
+}
+
+static uint32_t BHOST_ABI index_of(bhost_dev *dev)
+{
+    return bh_cl_check_dev(dev, "device_index") == BHOST_OK ? dev->index : 0;
+}
+
+static const bhost_kernel_gemm gemm_table = {sizeof(bhost_kernel_gemm), 0,
+                                             gemm_run};
+static const bhost_kernel_axpy axpy_table = {sizeof(bhost_kernel_axpy), 0,
+                                             axpy_run};
+static const bhost_kernel_reduce reduce_table = {sizeof(bhost_kernel_reduce), 0,
+                                                 reduce_run};
+static const bhost_ext_build_stats build_table = {
+    sizeof(bhost_ext_build_stats), 0, build, last};
+static const bhost_ext_device_index index_table = {
+    sizeof(bhost_ext_device_index), 0, index_of};
+
+const void *bh_cl_kernel(bhost_dev *dev, const char *id)
+{
+    const void *t = NULL;
+
+    if (strcmp(id, BHOST_EXT_BUILD_STATS) == 0)
+        return &build_table;
+    if (strcmp(id, BHOST_EXT_DEVICE_INDEX) == 0)
+        return &index_table;
+    if (dev->phys->max_wg < 256)
+        return NULL; /* the kernels need 256-wide workgroups */
+    if (strcmp(id, BHOST_KERNEL_GEMM) == 0)
+        t = &gemm_table;
+    else if (strcmp(id, BHOST_KERNEL_AXPY) == 0)
+        t = &axpy_table;
+    else if (strcmp(id, BHOST_KERNEL_REDUCE) == 0)
+        t = &reduce_table;
+    if (t != NULL && ensure_progs(dev) != BHOST_OK) {
+        bh_cl_log(dev->h, BHOST_LOG_ERROR, "kernels unavailable: build failed");
+        return NULL;
+    }
+    return t;
+}
