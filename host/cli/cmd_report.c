@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "bh_mem.h"
 #include "cli.h"
+#include "compare_backends.h"
 #include "config.h"
 #include "console.h"
 #include "regress_compare.h"
@@ -252,6 +253,7 @@ int bh_cmd_report(int argc, char **argv)
         bh_report_console_opts co = {bh_report_use_color(1), o.verbose};
 
         bh_report_console(stdout, doc, &co);
+        bh_report_console_backends(stdout, doc, co.color);
     }
 out:
     if (o.history)

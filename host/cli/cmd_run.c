@@ -4,6 +4,7 @@
 #include "catalog.h"
 #include "cli.h"
 #include "cli_args.h"
+#include "compare_backends.h"
 #include "compare_console.h"
 #include "config.h"
 #include "console.h"
@@ -334,6 +335,14 @@ int bh_cmd_run(int argc, char **argv)
     rc = exit_code(&plan, meta.interrupted || bh_interrupted);
     if (rc == BH_EXIT_OK)
         rc = bh_run_verdict_exit(&o.verdict);
+    {
+        cJSON *cmp = bh_report_backend_groups(doc); /* backends side by side */
+
+        if (cJSON_GetArraySize(cmp) > 0)
+            cJSON_AddItemToObject(doc, "backend_comparison", cmp);
+        else
+            cJSON_Delete(cmp);
+    }
     if (bh_result_write(doc, path, o.out != NULL, &used, &e) != 0) {
         bh_cli_error("cannot write results: %s", e.msg);
         rc = BH_EXIT_IO;
@@ -349,6 +358,7 @@ int bh_cmd_run(int argc, char **argv)
         bh_report_console_opts co = {bh_report_use_color(1), o.verbose};
 
         bh_report_console(stdout, doc, &co);
+        bh_report_console_backends(stdout, doc, co.color);
         bh_run_verdict_print(&o.verdict, stdout, co.color);
     } else if (o.verdict.compared) {
         bh_compare_print_summary(stderr, &o.verdict.rep);

@@ -9,8 +9,8 @@
  *    a buffer twice the L2 size, so every sample starts with a cold L2
  *    (nvbench's default for cold measurements). Not part of the time.
  *  - BHOST_CUDA_THROTTLE=F (default 0.75; 0 turns it off): a one-thread
- *    kernel reads clock64() and %globaltimer before the start and after
- *    the end event; the SM clock over the sample is their ratio. A sample
+ *    kernel reads clock64() and %globaltimer on SM 0 before the start and
+ *    after the end event; the SM clock over the sample is their ratio. A sample
  *    below F x the default clock (cudaDevAttrClockRate) is counted: the
  *    case gets the metrics cuda.throttled_samples and cuda.sm_clock_mhz_min
  *    and a warning in its log (nvbench discards such samples; bhost keeps
@@ -26,13 +26,16 @@ bhost_status bh_cu_timing_init(bhost_dev *dev)
 {
     const char *flush = getenv("BHOST_CUDA_L2_FLUSH");
     const char *thr = getenv("BHOST_CUDA_THROTTLE");
-    int l2 = 0, khz = 0;
+    int l2 = 0, khz = 0, sms = 0;
     cudaError_t e;
 
     dev->threshold = thr != NULL && *thr != '\0' ? atof(thr) : 0.75;
     if (!(dev->threshold > 0 && dev->threshold < 1))
         dev->threshold = 0;
     bh_cu.DeviceGetAttribute(&khz, cudaDevAttrClockRate, (int)dev->index);
+    bh_cu.DeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount,
+                             (int)dev->index);
+    dev->sms = sms > 0 ? (unsigned)sms : 1u;
     dev->default_mhz = khz / 1000.0;
     if (dev->threshold > 0 &&
         (dev->default_mhz <= 0 || bh_cu_function(dev->h, "bh_clock_probe") == NULL))
@@ -104,14 +107,16 @@ void BHOST_ABI bh_cu_event_destroy(bhost_dev *dev, bhost_event *e)
     free(e);
 }
 
-/* Launches the clock probe writing probe[slot], probe[slot + 1]. */
+/* Launches the clock probe writing probe[slot], probe[slot + 1] from SM
+ * 0: 2 x SMs one-thread blocks, so that one runs there. */
 static bhost_status probe(bhost_dev *dev, cudaStream_t s, int slot)
 {
     unsigned long long *out = dev->probe + slot;
     void *args[1] = {&out};
+    dim3 grid = {2 * (dev->sms > 0 ? dev->sms : 1), 1, 1};
     dim3 one = {1, 1, 1};
 
-    return bh_cu_launch(dev, bh_cu_function(dev->h, "bh_clock_probe"), one,
+    return bh_cu_launch(dev, bh_cu_function(dev->h, "bh_clock_probe"), grid,
                         one, args, s, "clock probe");
 }
 
@@ -143,18 +148,25 @@ bhost_status BHOST_ABI bh_cu_event_record(bhost_dev *dev, bhost_stream *s,
         if (err != cudaSuccess)
             return bh_cu_err(dev->h, err, "cudaMemsetAsync (L2 flush)");
     }
-    if (start && dev->probe != NULL && probe(dev, t->s, 0) != BHOST_OK)
-        return BHOST_E_DEVICE;
+    if (start && dev->threshold > 0 &&
+        (bh_cu.MemsetAsync(dev->probe, 0, 4 * sizeof(unsigned long long),
+                           t->s) != cudaSuccess ||
+         probe(dev, t->s, 0) != BHOST_OK)) {
+        bh_cu.GetLastError();
+        bh_cu_log(dev->h, BHOST_LOG_WARN, "clock probe failed: throttle "
+                                          "detection off for this device");
+        dev->threshold = 0;
+    }
     err = bh_cu.EventRecord(e->ev, t->s);
     if (err != cudaSuccess)
         return bh_cu_err(dev->h, err, "cudaEventRecord");
     e->recorded = 1;
     e->starts_pair = (uint32_t)start;
     e->probed = 0;
-    if (!start && dev->probe != NULL) {
-        if (probe(dev, t->s, 2) != BHOST_OK)
-            return BHOST_E_DEVICE;
-        e->probed = 1;
+    if (!start && dev->threshold > 0) {
+        e->probed = probe(dev, t->s, 2) == BHOST_OK;
+        if (!e->probed)
+            bh_cu.GetLastError();
     }
     dev->open_pair = (uint32_t)start;
     return BHOST_OK;
@@ -169,7 +181,8 @@ static void check_clock(bhost_dev *dev)
 
     if (bh_cu.Memcpy(p, dev->probe, sizeof(p), cudaMemcpyDeviceToHost) !=
             cudaSuccess ||
-        p[3] <= p[1] || p[2] <= p[0]) {
+        p[0] == 0 || p[1] == 0 || p[3] <= p[1] || p[2] <= p[0]) {
+        /* a probe found no block on SM 0: no measurement this sample */
         bh_cu.GetLastError();
         return;
     }

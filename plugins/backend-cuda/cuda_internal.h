@@ -139,7 +139,7 @@ struct bhost_dev {
     uint32_t open_pair;     /* a start event is recorded, no end yet */
     uint32_t throttled;     /* samples below threshold x default */
     uint32_t samples;       /* samples with a clock measurement */
-    uint32_t reserved;
+    uint32_t sms;           /* multiprocessors (probe grid) */
     uint64_t live_bufs;
     bhost_build_stats stats;
 };

@@ -69,9 +69,11 @@ void bh_optim_metric(bhost_host *h, const char *name, const char *unit,
  * process-wide); reports both as metrics. [instance] */
 bhost_status bh_optim_threads_isa(bhost_host *h, unsigned *threads);
 
-/* bytes (>= 1) of accounted memory, 2 MiB aligned when large and advised
- * to use transparent huge pages; NULL after set_error on failure.
- * Release with bh_optim_free. [instance] */
+/* bytes (>= 1) of accounted memory, 2 MiB aligned when large (no
+ * MADV_HUGEPAGE: in this project's VMs huge-page faults took seconds per
+ * 400 MB, and an A/B of AdamW on 50M parameters showed no steady-state
+ * gain); NULL after set_error on failure. Release with bh_optim_free.
+ * [instance] */
 void *bh_optim_alloc(bhost_host *h, uint64_t bytes);
 void bh_optim_free(bhost_host *h, void *p);
 
@@ -102,6 +104,7 @@ typedef struct bh_optim_cfg {
     opt_dtype grad_dtype;   /* the step's gradients (F32 with accumulation) */
     opt_path path;          /* MULTI, or LOOP for layout per_tensor */
     int flat;               /* layout flat: one buffer, one tensor */
+    int interleave;         /* tensor lists: a tensor's streams adjacent */
     int accumulation;       /* micro-batches per step (>= 1) */
     double loss_scale;      /* f16: gradients carry this factor */
     opt_sched_cfg sched;
@@ -137,6 +140,9 @@ extern const char *const bh_optim_isa_choices[];
     BH_OPTIM_P(BHOST_PARAM_STR, "layout", "flat (one buffer), multi_tensor "  \
                "(tensors, one launch) or per_tensor (a launch per tensor)",   \
                "flat", 1, 0, bh_optim_layout_choices),                         \
+    BH_OPTIM_P(BHOST_PARAM_BOOL, "interleave", "Tensor lists: allocate each " \
+               "tensor's streams together (p, g, m, v of one tensor "          \
+               "adjacent) instead of stream by stream", "false", 1, 0, NULL),  \
     BH_OPTIM_P(BHOST_PARAM_F64, "lr", "Learning rate; 0 = the optimizer's "   \
                "default", "0", 0, 100, NULL),                                  \
     BH_OPTIM_P(BHOST_PARAM_F64, "weight_decay", "Weight decay; -1 = the "     \
@@ -164,7 +170,7 @@ extern const char *const bh_optim_isa_choices[];
                0, 256, NULL),                                                  \
     BH_OPTIM_P(BHOST_PARAM_STR, "isa", "auto, portable, avx2 or avx512",      \
                "auto", 1, 0, bh_optim_isa_choices)
-#define BH_OPTIM_COMMON_COUNT 19
+#define BH_OPTIM_COMMON_COUNT 20
 
 /* Reads the BH_OPTIM_COMMON_PARAMS of case h into *cfg. [instance] */
 bhost_status bh_optim_cfg_read(bhost_host *h, bh_optim_cfg *cfg);

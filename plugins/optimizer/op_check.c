@@ -294,8 +294,15 @@ static bhost_status check_lamb_extra(bh_optim_check *c, bh_optim_set *s,
     /* the gradients are unchanged, so the norm pass of the extra step
      * gives the clip factor check_norm derives from them */
     st = check_norm(c, s, &scale);
-    for (size_t b = 0; st == BHOST_OK && b < c->blocks; b++)
-        want[b] = ref_ratio(s, c->tensor[b], s->g->step + 1, sched->lr, scale);
+    for (size_t b = 0; st == BHOST_OK && b < c->blocks; b++) {
+        size_t same = 0;
+
+        while (same < b && c->tensor[same] != c->tensor[b])
+            same++;
+        want[b] = same < b ? want[same]
+                           : ref_ratio(s, c->tensor[b], s->g->step + 1,
+                                       sched->lr, scale);
+    }
     if (st == BHOST_OK)
         st = bh_optim_set_iterate(s, sched, c);
     for (size_t b = 0; st == BHOST_OK && b < c->blocks; b++) {

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #define HUGE_PAGE ((uint64_t)2 << 20)
 
@@ -128,10 +127,6 @@ void *bh_optim_alloc(bhost_host *h, uint64_t bytes)
                       (unsigned long long)bytes);
         return NULL;
     }
-#if defined(MADV_HUGEPAGE)
-    if (bytes >= HUGE_PAGE)
-        (void)madvise(p, bytes / HUGE_PAGE * HUGE_PAGE, MADV_HUGEPAGE);
-#endif
     return p;
 }
 

@@ -77,8 +77,11 @@ static bhost_status read_hparams(bhost_host *h, bh_optim_cfg *cfg)
 static bhost_status read_shape(bhost_host *h, bh_optim_cfg *cfg)
 {
     char dtype[8], layout[16];
-    int64_t params, tensors, acc;
+    int64_t params, tensors, acc, inter;
     bhost_status st = bh_optim_str(h, "dtype", dtype, sizeof(dtype));
+
+    if (st == BHOST_OK)
+        st = bh_optim_i64(h, "interleave", 0, 1, &inter);
 
     if (st == BHOST_OK)
         st = bh_optim_str(h, "layout", layout, sizeof(layout));
@@ -101,6 +104,7 @@ static bhost_status read_shape(bhost_host *h, bh_optim_cfg *cfg)
         opt_model_tensors(cfg->model, NULL, 0) == 0)
         return bh_optim_fail(h, BHOST_E_INVALID, "unknown model '%s'", cfg->model);
     cfg->flat = strcmp(layout, "flat") == 0;
+    cfg->interleave = (int)inter;
     cfg->path = strcmp(layout, "per_tensor") == 0 ? OPT_PATH_LOOP : OPT_PATH_MULTI;
     if (!cfg->flat && cfg->path == OPT_PATH_MULTI && strcmp(layout, "multi_tensor") != 0)
         return bh_optim_fail(h, BHOST_E_INVALID, "unknown layout '%s'", layout);

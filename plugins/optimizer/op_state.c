@@ -110,28 +110,41 @@ static void fill_task(void *arg, unsigned tid, unsigned nthreads)
     }
 }
 
-/* Allocates every stream: one block per stream (flat) or per tensor. */
+/* Allocates every stream: one block per stream (flat), or one allocation
+ * per tensor and stream, stream by stream (each stream's tensors follow
+ * each other in memory) or, with cfg->interleave, tensor by tensor (the
+ * streams of one tensor follow each other, as when state is created
+ * lazily per parameter). */
 static bhost_status allocate(bh_optim_set *s)
 {
+    int inter = s->cfg->interleave && s->count > 1;
+    size_t outer = inter ? s->count : S_COUNT, inner = inter ? S_COUNT : s->count;
+
     for (int st = 0; st < S_COUNT; st++) {
         size_t eb = elem_bytes(s, st);
-        char *base = NULL;
 
-        if (eb == 0)
-            continue;
-        if (s->count == 1) {
-            base = s->block[st] = bh_optim_alloc(s->h, s->total * eb);
-            if (base == NULL)
+        s->bytes += (double)s->total * (double)eb;
+        if (s->count == 1 && eb != 0) {
+            s->block[st] = bh_optim_alloc(s->h, s->total * eb);
+            if (s->block[st] == NULL)
                 return BHOST_E_NOMEM;
+            *slot_of(s, st, 0) = s->block[st];
         }
-        for (size_t k = 0; k < s->count; k++) {
-            void *p = base != NULL ? base : bh_optim_alloc(s->h, s->sizes[k] * eb);
+    }
+    for (size_t i = 0; i < outer && s->count > 1; i++) {
+        for (size_t j = 0; j < inner; j++) {
+            int st = (int)(inter ? j : i);
+            size_t k = inter ? i : j;
+            size_t eb = elem_bytes(s, st);
+            void *p;
 
+            if (eb == 0)
+                continue;
+            p = bh_optim_alloc(s->h, s->sizes[k] * eb);
             if (p == NULL)
                 return BHOST_E_NOMEM;
             *slot_of(s, st, k) = p;
         }
-        s->bytes += (double)s->total * (double)eb;
     }
     if (s->cfg->accumulation > 1)
         for (size_t k = 0; k < s->count; k++)

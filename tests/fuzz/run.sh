@@ -48,7 +48,12 @@ for t in "${targets[@]}"; do
   log="$build/fuzz-logs/$t.log"
   mkdir -p "$corpus" "$artifacts" "$(dirname "$log")"
   rm -f "$log" "$build"/fuzz-logs/fuzz-*.log
-  args=(-max_total_time="$secs" -print_final_stats=1 -max_len=65536
+  case $t in
+    job) max_len=4096 ;;      # jobs are a few hundred bytes
+    ipc|config) max_len=16384 ;;
+    *) max_len=65536 ;;       # a result of a few dozen cases
+  esac
+  args=(-max_total_time="$secs" -print_final_stats=1 -max_len="$max_len"
         -timeout=10 -rss_limit_mb=4096 -artifact_prefix="$artifacts/$t-")
   if [ "$jobs" -gt 1 ]; then
     # -fork keeps going after a crash; -ignore_crashes=0 stops at the first

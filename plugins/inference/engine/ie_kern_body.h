@@ -130,54 +130,139 @@ static inline IE_T float sexp(float x)
 #define SW_BF16(v) ie_bf16_to_f32(v)
 #define SW_I8(v) ((float)(v))
 
-/* out[b] = W row . x[b] for NB rows of x (ldx apart). */
-#define DEF_ROWDOT(SUF, WT, LOADW, SW, NB)                                     \
-    static inline IE_T void IE_FN(rowdot_##SUF##_##NB)(                        \
+/* out[b] = W row . x[b] for NB (1, 2 or 4) rows of x, ldx apart. Every
+ * accumulator is a named variable (two per row, two W vectors per step)
+ * so that they stay in registers. */
+#define ROW_TAIL(SW, b, acc)                                                   \
+    do {                                                                       \
+        float s_ = hsum(acc);                                                  \
+        for (int j = i; j < cols; j++)                                         \
+            s_ += SW(wr[j]) * x[(size_t)(b) * ldx + j];                        \
+        out[b] = s_;                                                           \
+    } while (0)
+
+#define DEF_ROWDOT(SUF, WT, LOADW, SW)                                         \
+    static inline IE_T void IE_FN(rowdot_##SUF##_1)(                           \
         const WT *wr, int cols, const float *x, int ldx, float *out)           \
     {                                                                          \
-        vf acc[NB], acc2[NB];                                                  \
+        vf a = vset(0.0f), b = vset(0.0f), c = vset(0.0f), d = vset(0.0f);     \
         int i = 0;                                                             \
-        for (int b = 0; b < NB; b++)                                           \
-            acc[b] = acc2[b] = vset(0.0f);                                     \
+        (void)ldx;                                                             \
+        for (; i + 4 * VN <= cols; i += 4 * VN) {                              \
+            a += LOADW(wr + i) * vld(x + i);                                   \
+            b += LOADW(wr + i + VN) * vld(x + i + VN);                         \
+            c += LOADW(wr + i + 2 * VN) * vld(x + i + 2 * VN);                 \
+            d += LOADW(wr + i + 3 * VN) * vld(x + i + 3 * VN);                 \
+        }                                                                      \
+        for (; i + VN <= cols; i += VN)                                        \
+            a += LOADW(wr + i) * vld(x + i);                                   \
+        ROW_TAIL(SW, 0, (a + b) + (c + d));                                    \
+    }                                                                          \
+    static inline IE_T void IE_FN(rowdot_##SUF##_2)(                           \
+        const WT *wr, int cols, const float *x, int ldx, float *out)           \
+    {                                                                          \
+        const float *x1 = x + ldx;                                             \
+        vf a0 = vset(0.0f), a1 = vset(0.0f), b0 = vset(0.0f), b1 = vset(0.0f); \
+        int i = 0;                                                             \
         for (; i + 2 * VN <= cols; i += 2 * VN) {                              \
             vf w0 = LOADW(wr + i), w1 = LOADW(wr + i + VN);                    \
-            for (int b = 0; b < NB; b++) {                                     \
-                acc[b] += w0 * vld(x + (size_t)b * ldx + i);                   \
-                acc2[b] += w1 * vld(x + (size_t)b * ldx + i + VN);             \
-            }                                                                  \
+            a0 += w0 * vld(x + i);                                             \
+            a1 += w0 * vld(x1 + i);                                            \
+            b0 += w1 * vld(x + i + VN);                                        \
+            b1 += w1 * vld(x1 + i + VN);                                       \
         }                                                                      \
         for (; i + VN <= cols; i += VN) {                                      \
             vf w0 = LOADW(wr + i);                                             \
-            for (int b = 0; b < NB; b++)                                       \
-                acc[b] += w0 * vld(x + (size_t)b * ldx + i);                   \
+            a0 += w0 * vld(x + i);                                             \
+            a1 += w0 * vld(x1 + i);                                            \
         }                                                                      \
-        for (int b = 0; b < NB; b++) {                                         \
-            float s = hsum(acc[b] + acc2[b]);                                  \
-            for (int j = i; j < cols; j++)                                     \
-                s += SW(wr[j]) * x[(size_t)b * ldx + j];                       \
-            out[b] = s;                                                        \
+        ROW_TAIL(SW, 0, a0 + b0);                                              \
+        ROW_TAIL(SW, 1, a1 + b1);                                              \
+    }                                                                          \
+    static inline IE_T void IE_FN(rowdot_##SUF##_4)(                           \
+        const WT *wr, int cols, const float *x, int ldx, float *out)           \
+    {                                                                          \
+        const float *x1 = x + ldx, *x2 = x1 + ldx, *x3 = x2 + ldx;             \
+        vf a0 = vset(0.0f), a1 = vset(0.0f), a2 = vset(0.0f), a3 = vset(0.0f); \
+        vf b0 = vset(0.0f), b1 = vset(0.0f), b2 = vset(0.0f), b3 = vset(0.0f); \
+        int i = 0;                                                             \
+        for (; i + 2 * VN <= cols; i += 2 * VN) {                              \
+            vf w0 = LOADW(wr + i), w1 = LOADW(wr + i + VN);                    \
+            a0 += w0 * vld(x + i);                                             \
+            a1 += w0 * vld(x1 + i);                                            \
+            a2 += w0 * vld(x2 + i);                                            \
+            a3 += w0 * vld(x3 + i);                                            \
+            b0 += w1 * vld(x + i + VN);                                        \
+            b1 += w1 * vld(x1 + i + VN);                                       \
+            b2 += w1 * vld(x2 + i + VN);                                       \
+            b3 += w1 * vld(x3 + i + VN);                                       \
         }                                                                      \
+        for (; i + VN <= cols; i += VN) {                                      \
+            vf w0 = LOADW(wr + i);                                             \
+            a0 += w0 * vld(x + i);                                             \
+            a1 += w0 * vld(x1 + i);                                            \
+            a2 += w0 * vld(x2 + i);                                            \
+            a3 += w0 * vld(x3 + i);                                            \
+        }                                                                      \
+        ROW_TAIL(SW, 0, a0 + b0);                                              \
+        ROW_TAIL(SW, 1, a1 + b1);                                              \
+        ROW_TAIL(SW, 2, a2 + b2);                                              \
+        ROW_TAIL(SW, 3, a3 + b3);                                              \
+    }                                                                          \
+    static inline IE_T void IE_FN(rowdot_##SUF##_8)(                           \
+        const WT *wr, int cols, const float *x, int ldx, float *out)           \
+    {                                                                          \
+        const float *x1 = x + ldx, *x2 = x1 + ldx, *x3 = x2 + ldx;             \
+        const float *x4 = x3 + ldx, *x5 = x4 + ldx, *x6 = x5 + ldx;            \
+        const float *x7 = x6 + ldx;                                            \
+        vf a0 = vset(0.0f), a1 = vset(0.0f), a2 = vset(0.0f), a3 = vset(0.0f); \
+        vf a4 = vset(0.0f), a5 = vset(0.0f), a6 = vset(0.0f), a7 = vset(0.0f); \
+        int i = 0;                                                             \
+        for (; i + VN <= cols; i += VN) {                                      \
+            vf w0 = LOADW(wr + i);                                             \
+            a0 += w0 * vld(x + i);                                             \
+            a1 += w0 * vld(x1 + i);                                            \
+            a2 += w0 * vld(x2 + i);                                            \
+            a3 += w0 * vld(x3 + i);                                            \
+            a4 += w0 * vld(x4 + i);                                            \
+            a5 += w0 * vld(x5 + i);                                            \
+            a6 += w0 * vld(x6 + i);                                            \
+            a7 += w0 * vld(x7 + i);                                            \
+        }                                                                      \
+        ROW_TAIL(SW, 0, a0);                                                   \
+        ROW_TAIL(SW, 1, a1);                                                   \
+        ROW_TAIL(SW, 2, a2);                                                   \
+        ROW_TAIL(SW, 3, a3);                                                   \
+        ROW_TAIL(SW, 4, a4);                                                   \
+        ROW_TAIL(SW, 5, a5);                                                   \
+        ROW_TAIL(SW, 6, a6);                                                   \
+        ROW_TAIL(SW, 7, a7);                                                   \
     }
 
 #define DEF_MV(SUF, WT)                                                        \
-    DEF_ROWDOT(SUF, WT, LOADW_##SUF, SW_##SUF, 1)                              \
-    DEF_ROWDOT(SUF, WT, LOADW_##SUF, SW_##SUF, 2)                              \
-    DEF_ROWDOT(SUF, WT, LOADW_##SUF, SW_##SUF, 4)                              \
+    DEF_ROWDOT(SUF, WT, LOADW_##SUF, SW_##SUF)                                 \
     static IE_T void IE_FN(mvs_##SUF)(const WT *w, const float *scale,         \
                                       int cols, int o0, int o1,                \
                                       const float *x, int ldx, int nb,         \
                                       float *y, int ldy)                       \
     {                                                                          \
-        float out[4];                                                          \
+        float out[8];                                                          \
         for (int o = o0; o < o1; o++) {                                        \
             const WT *wr = w + (size_t)o * cols;                               \
             float sc = scale ? scale[o] : 1.0f;                                \
             int b = 0;                                                         \
-            for (; b + 4 <= nb; b += 4) {                                      \
+            for (; b + 8 <= nb; b += 8) {                                      \
+                IE_FN(rowdot_##SUF##_8)(wr, cols, x + (size_t)b * ldx, ldx,    \
+                                        out);                                  \
+                for (int k = 0; k < 8; k++)                                    \
+                    y[(size_t)(b + k) * ldy + o] = out[k] * sc;                \
+            }                                                                  \
+            if (nb - b >= 4) {                                                 \
                 IE_FN(rowdot_##SUF##_4)(wr, cols, x + (size_t)b * ldx, ldx,    \
                                         out);                                  \
                 for (int k = 0; k < 4; k++)                                    \
                     y[(size_t)(b + k) * ldy + o] = out[k] * sc;                \
+                b += 4;                                                        \
             }                                                                  \
             if (nb - b >= 2) {                                                 \
                 IE_FN(rowdot_##SUF##_2)(wr, cols, x + (size_t)b * ldx, ldx,    \

@@ -92,8 +92,9 @@ double opt_state_bytes_per_param(const opt_hparams *hp, opt_dtype param_dtype);
  *   + 2 for the bf16/f16 parameter copy written in mixed precision
  *   + one more grad read when a norm pass runs (clipping / skip_nonfinite).
  * LAMB needs a full reduction (trust ratio) before any write of p, so its
- * second pass re-reads p, m and v: +12 (f32: 40 B = 10 streams). f32 totals: SGD 12 (momentum 20), Adam/AdamW 28, Adagrad 20,
- * RMSprop 20 (+8 momentum, +8 centered), LAMB 40, Lion 20. */
+ * second pass re-reads p, m and v: +12 (f32: 40 B = 10 streams).
+ * f32 totals: SGD 12 (momentum 20), Adam/AdamW 28, Adagrad 20, RMSprop 20
+ * (+8 momentum, +8 centered), LAMB 40, Lion 20. */
 double opt_traffic_bytes_per_param(const opt_hparams *hp, opt_dtype param_dtype,
                                    opt_dtype grad_dtype);
 

@@ -11,6 +11,11 @@
 #ifndef TK_BODY_MAP_H
 #define TK_BODY_MAP_H
 
+/* Locality hint of the row prefetches (3: into L1). */
+#ifndef TK_PF_HINT
+#define TK_PF_HINT 3
+#endif
+
 #define TK_MAP(VN, ST, STN, STNT, O, N, NT, FULL, PART, CTX, PF)               \
     do {                                                                       \
         size_t ix_ = 0;                                                        \
@@ -25,14 +30,14 @@
             }                                                                  \
             for (; ix_ + (VN) <= (N); ix_ += (VN)) {                           \
                 if ((PF) != NULL)                                              \
-                    __builtin_prefetch((PF) + ix_, 0, 3);                      \
+                    __builtin_prefetch((PF) + ix_, 0, TK_PF_HINT);                      \
                 STNT((O) + ix_, FULL(CTX, ix_));                               \
             }                                                                  \
         }                                                                      \
         for (; ix_ + 2 * (VN) <= (N); ix_ += 2 * (VN)) {                       \
             if ((PF) != NULL) {                                                \
-                __builtin_prefetch((PF) + ix_, 0, 3);                          \
-                __builtin_prefetch((PF) + ix_ + (VN), 0, 3);                   \
+                __builtin_prefetch((PF) + ix_, 0, TK_PF_HINT);                          \
+                __builtin_prefetch((PF) + ix_ + (VN), 0, TK_PF_HINT);                   \
             }                                                                  \
             ST((O) + ix_, FULL(CTX, ix_));                                     \
             ST((O) + ix_ + (VN), FULL(CTX, ix_ + (VN)));                       \

@@ -122,24 +122,26 @@ static TK_T float absmax_f32(const float *x, size_t n)
     return vf_hmax(vf_max(m0, m1));
 }
 
-/* clamp(rint(v / s), -127, 127) as int32 lanes. */
-static inline TK_T vi q8(vf v, vf s)
+/* clamp(rint(v / s), -qm, qm) as int32 lanes. */
+static inline TK_T vi q8(vf v, vf s, vf qm)
 {
     vf q = vf_round(vf_div(v, s));
 
-    return vf_cvt_vi(vf_min(vf_max(q, vf_set1(-127.0f)), vf_set1(127.0f)));
+    return vf_cvt_vi(vf_min(vf_max(q, vf_sub(vf_zero(), qm)), qm));
 }
 
-/* q[i] = clamp(rint(x[i] / scale), -127, 127). */
-static TK_T void quant_i8(const float *x, int8_t *q, size_t n, float scale)
+/* q[i] = clamp(rint(x[i] / scale), -qmax, qmax) (127 for int8, 7 for the
+ * int4 values before packing). */
+static TK_T void quant_i8(const float *x, int8_t *q, size_t n, float scale,
+                          float qmax)
 {
-    const vf s = vf_set1(scale);
+    const vf s = vf_set1(scale), qm = vf_set1(qmax);
     size_t i = 0;
 
     for (; i + VF_N <= n; i += VF_N)
-        vi_st_i8(q + i, q8(vf_ld(x + i), s));
+        vi_st_i8(q + i, q8(vf_ld(x + i), s, qm));
     if (i < n)
-        vi_st_i8n(q + i, q8(vf_ldn(x + i, n - i, 0.0f), s), n - i);
+        vi_st_i8n(q + i, q8(vf_ldn(x + i, n - i, 0.0f), s, qm), n - i);
 }
 
 /* y[i] = q[i] * scale. */

@@ -17,14 +17,20 @@ typedef struct ew_job {
     const tk_isa_ops *ops;
 } ew_job;
 
-/* Element offset of row r in an operand with stride ld. */
+/* Start of row r of an input with stride ld (NULL stays NULL). */
 static const char *row_ptr(const void *base, size_t r, size_t ld, size_t es)
 {
     return base == NULL ? NULL : (const char *)base + r * ld * es;
 }
 
-/* Runs the chosen kernel over n elements starting at element offsets
- * (oa, ob, oc, oo) of the four operands. */
+/* Start of row r of the output. */
+static char *out_ptr(void *base, size_t r, size_t ld, size_t es)
+{
+    return (char *)base + r * ld * es;
+}
+
+/* Runs the chosen kernel over n elements of the operands starting at
+ * a, b, c (inputs, NULL when unused) and o. */
 static void ew_range(const ew_job *j, const char *a, const char *b,
                      const char *c, char *o, size_t n)
 {
@@ -68,14 +74,13 @@ static void ew_task(void *arg, unsigned tid, unsigned nthr)
         if (e > b)
             ew_range(j, row_ptr(x->a, b, 1, es), row_ptr(x->b, b, 1, es),
                      row_ptr(x->c, b, 1, es),
-                     (char *)(uintptr_t)row_ptr(x->out, b, 1, es), e - b);
+                     out_ptr(x->out, b, 1, es), e - b);
     } else {
         tk_split(x->rows, 1, tid, nthr, &b, &e);
         for (size_t r = b; r < e; r++)
             ew_range(j, row_ptr(x->a, r, x->lda, es),
                      row_ptr(x->b, r, x->ldb, es), row_ptr(x->c, r, x->ldc, es),
-                     (char *)(uintptr_t)row_ptr(x->out, r, x->ldo, es),
-                     x->cols);
+                     out_ptr(x->out, r, x->ldo, es), x->cols);
     }
     if (j->nt)
         tk_sfence();

@@ -34,8 +34,8 @@
  *    keeps its exponentials in scratch (n floats) when not NULL.
  *  stream: one STREAM kernel over n doubles.
  *  cvt_*: n conversions. absmax_f32: max |x[i]| (0 for n = 0).
- *  quant_i8: q = clamp(rint(x / scale), -127, 127); dequant_i8: y = q *
- *    scale. */
+ *  quant_i8: q = clamp(rint(x / scale), -qmax, qmax); dequant_i8: y =
+ *    q * scale. */
 typedef struct tk_isa_ops {
     void (*ew_f32)(tk_op op, const float *a, const float *b, const float *c,
                    float *o, size_t n, int nt);
@@ -70,7 +70,8 @@ typedef struct tk_isa_ops {
     void (*cvt_f32_bf16)(const float *x, uint16_t *y, size_t n);
     void (*cvt_bf16_f32)(const uint16_t *x, float *y, size_t n);
     float (*absmax_f32)(const float *x, size_t n);
-    void (*quant_i8)(const float *x, int8_t *q, size_t n, float scale);
+    void (*quant_i8)(const float *x, int8_t *q, size_t n, float scale,
+                     float qmax);
     void (*dequant_i8)(const int8_t *q, float *y, size_t n, float scale);
 } tk_isa_ops;
 

@@ -1,8 +1,9 @@
 /*
  * tk_quant.c -- symmetric int8 and int4 quantization and dequantization,
- * per tensor or per channel (row). int8 runs through the vector kernels of
- * tk_body_misc.h; int4 packing is plain C. Per-tensor scales need a first
- * pass (max |x|, threaded, merged in thread order).
+ * per tensor or per channel (row). Both quantize through the vector
+ * kernels of tk_body_misc.h; int4 values are then packed two per byte in
+ * plain C (chunks of a row at a time). Per-tensor scales need a first pass
+ * (max |x|, threaded, merged in thread order).
  */
 #include "tk_internal.h"
 
@@ -15,7 +16,8 @@ typedef struct quant_job {
     int kind; /* 0 q8, 1 dq8, 2 q4, 3 dq4, 4 absmax */
     const void *x;
     void *y;
-    float *scales;
+    float *scales;        /* written by quantize (NULL for dequantize) */
+    const float *rscales; /* read: the same array, or dequantize's input */
     size_t rows, cols;
     int per_channel;
     float part[MAX_THREADS];
@@ -34,27 +36,44 @@ static float scale_of(float amax, float qmax)
     return amax > 0.0f ? amax / qmax : 1.0f;
 }
 
-/* Packs one row of int4 values. */
-static void q4_row(const float *x, uint8_t *q, size_t cols, float scale)
-{
-    for (size_t c = 0; c < cols; c += 2) {
-        float v0 = nearbyintf(x[c] / scale);
-        float v1 = c + 1 < cols ? nearbyintf(x[c + 1] / scale) : 0.0f;
-        int a = (int)(v0 < -7.0f ? -7.0f : v0 > 7.0f ? 7.0f : v0);
-        int b = (int)(v1 < -7.0f ? -7.0f : v1 > 7.0f ? 7.0f : v1);
+/* int4 values handled per step: a stack buffer of int8 values. */
+#define I4_CHUNK 1024
 
-        q[c / 2] = (uint8_t)((unsigned)(a & 0xF) | ((unsigned)(b & 0xF) << 4));
+/* Packs one row of int4 values: the vector kernel quantizes a chunk to
+ * int8 values in [-7, 7], then pairs become bytes (low nibble first). */
+static void q4_row(const tk_isa_ops *ops, const float *x, uint8_t *q,
+                   size_t cols, float scale)
+{
+    int8_t v[I4_CHUNK];
+
+    for (size_t c0 = 0; c0 < cols; c0 += I4_CHUNK) {
+        size_t n = cols - c0 < I4_CHUNK ? cols - c0 : I4_CHUNK;
+
+        ops->quant_i8(x + c0, v, n, scale, 7.0f);
+        if (n & 1)
+            v[n] = 0; /* the pad nibble of an odd row */
+        for (size_t i = 0; i < n; i += 2)
+            q[(c0 + i) / 2] = (uint8_t)(((unsigned)v[i] & 0xFu) |
+                                        (((unsigned)v[i + 1] & 0xFu) << 4));
     }
 }
 
-/* Unpacks one row of int4 values (sign-extended nibbles) times scale. */
-static void dq4_row(const uint8_t *q, float *y, size_t cols, float scale)
+/* Unpacks one row of int4 values (sign-extended nibbles) times scale:
+ * nibbles to an int8 chunk, then the vector dequantization. */
+static void dq4_row(const tk_isa_ops *ops, const uint8_t *q, float *y,
+                    size_t cols, float scale)
 {
-    for (size_t c = 0; c < cols; c++) {
-        unsigned nib = (q[c / 2] >> (4 * (c & 1))) & 0xFu;
-        int v = (int)nib - (nib & 8u ? 16 : 0);
+    int8_t v[I4_CHUNK];
 
-        y[c] = (float)v * scale;
+    for (size_t c0 = 0; c0 < cols; c0 += I4_CHUNK) {
+        size_t n = cols - c0 < I4_CHUNK ? cols - c0 : I4_CHUNK;
+
+        for (size_t i = 0; i < n; i++) {
+            unsigned nib = (q[(c0 + i) / 2] >> (4 * (i & 1))) & 0xFu;
+
+            v[i] = (int8_t)((int)nib - (nib & 8u ? 16 : 0));
+        }
+        ops->dequant_i8(v, y + c0, n, scale);
     }
 }
 
@@ -72,10 +91,10 @@ static void quant_task(void *arg, unsigned tid, unsigned nthr)
                                  : 0.0f;
         else if (e > b && j->kind == 0)
             j->ops->quant_i8((const float *)j->x + b, (int8_t *)j->y + b, e - b,
-                             j->scales[0]);
+                             j->rscales[0], 127.0f);
         else if (e > b)
             j->ops->dequant_i8((const int8_t *)j->x + b, (float *)j->y + b,
-                               e - b, j->scales[0]);
+                               e - b, j->rscales[0]);
         return;
     }
     tk_split(j->rows, 1, tid, nthr, &b, &e);
@@ -87,24 +106,24 @@ static void quant_task(void *arg, unsigned tid, unsigned nthr)
         case 0:
             s = scale_of(j->ops->absmax_f32(xr, j->cols), 127.0f);
             j->scales[r] = s;
-            j->ops->quant_i8(xr, (int8_t *)j->y + r * j->cols, j->cols, s);
+            j->ops->quant_i8(xr, (int8_t *)j->y + r * j->cols, j->cols, s, 127.0f);
             break;
         case 1:
             j->ops->dequant_i8((const int8_t *)j->x + r * j->cols,
                                (float *)j->y + r * j->cols, j->cols,
-                               j->scales[r]);
+                               j->rscales[r]);
             break;
         case 2:
             s = j->per_channel ? scale_of(j->ops->absmax_f32(xr, j->cols), 7.0f)
-                               : j->scales[0];
+                               : j->rscales[0];
             if (j->per_channel)
                 j->scales[r] = s;
-            q4_row(xr, (uint8_t *)j->y + r * i4_row(j->cols), j->cols, s);
+            q4_row(j->ops, xr, (uint8_t *)j->y + r * i4_row(j->cols), j->cols, s);
             break;
         default:
-            dq4_row((const uint8_t *)j->x + r * i4_row(j->cols),
+            dq4_row(j->ops, (const uint8_t *)j->x + r * i4_row(j->cols),
                     (float *)j->y + r * j->cols, j->cols,
-                    j->scales[j->per_channel ? r : 0]);
+                    j->rscales[j->per_channel ? r : 0]);
             break;
         }
     }
@@ -117,7 +136,7 @@ static int run_quant(quant_job *j, float qmax, tk_pool *pool)
     size_t total, bytes;
     unsigned nthr = tk_pool_threads(pool);
 
-    if (j->x == NULL || j->y == NULL || j->scales == NULL ||
+    if (j->x == NULL || j->y == NULL || j->rscales == NULL ||
         tk_mul_overflow(j->rows, j->cols, &total) ||
         tk_mul_overflow(total, 8, &bytes) || nthr > MAX_THREADS)
         return TK_EINVAL;
@@ -143,7 +162,7 @@ static int run_quant(quant_job *j, float qmax, tk_pool *pool)
 int tk_quantize_i8(const float *x, int8_t *q, float *scales, size_t rows,
                    size_t cols, int per_channel, tk_pool *pool)
 {
-    quant_job j = {0, x, q, scales, rows, cols, per_channel, {0}, NULL};
+    quant_job j = {0, x, q, scales, scales, rows, cols, per_channel, {0}, NULL};
 
     return run_quant(&j, 127.0f, pool);
 }
@@ -151,8 +170,7 @@ int tk_quantize_i8(const float *x, int8_t *q, float *scales, size_t rows,
 int tk_dequantize_i8(const int8_t *q, const float *scales, float *y,
                      size_t rows, size_t cols, int per_channel, tk_pool *pool)
 {
-    quant_job j = {1, q, y, (float *)(uintptr_t)scales, rows, cols,
-                   per_channel, {0}, NULL};
+    quant_job j = {1, q, y, NULL, scales, rows, cols, per_channel, {0}, NULL};
 
     return run_quant(&j, 127.0f, pool);
 }
@@ -160,7 +178,7 @@ int tk_dequantize_i8(const int8_t *q, const float *scales, float *y,
 int tk_quantize_i4(const float *x, uint8_t *q, float *scales, size_t rows,
                    size_t cols, int per_channel, tk_pool *pool)
 {
-    quant_job j = {2, x, q, scales, rows, cols, per_channel, {0}, NULL};
+    quant_job j = {2, x, q, scales, scales, rows, cols, per_channel, {0}, NULL};
 
     return run_quant(&j, 7.0f, pool);
 }
@@ -168,8 +186,7 @@ int tk_quantize_i4(const float *x, uint8_t *q, float *scales, size_t rows,
 int tk_dequantize_i4(const uint8_t *q, const float *scales, float *y,
                      size_t rows, size_t cols, int per_channel, tk_pool *pool)
 {
-    quant_job j = {3, q, y, (float *)(uintptr_t)scales, rows, cols,
-                   per_channel, {0}, NULL};
+    quant_job j = {3, q, y, NULL, scales, rows, cols, per_channel, {0}, NULL};
 
     return run_quant(&j, 7.0f, pool);
 }

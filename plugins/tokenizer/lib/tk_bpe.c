@@ -170,24 +170,32 @@ static uint64_t heap_pop(bh_tok_ws *ws, size_t *hn)
     return top;
 }
 
-/* Computes the pair starting at part l into p_rank[l] / p_mid[l] (the
- * rank is NO_RANK when it does not merge); pushes it unless heapify is set,
- * in which case it is only appended. */
+/* One part of a long piece, indexed by its start offset; kept together so
+ * that a heap pop touches one cache line. */
+typedef struct tk_part {
+    int32_t id, prev, next; /* id -2: absorbed into its left neighbour */
+    uint32_t rank, mid;     /* the pair starting here: rank and merged id */
+} tk_part;
+
+/* Computes the pair starting at part l into its rank/mid (NO_RANK when it
+ * does not merge) and queues it: pushed, or only appended when
+ * append_only (the caller heapifies). 0 or -1 (out of memory). */
 static int push_pair(const bh_bpe *b, bh_tok_ws *ws, const uint8_t *s,
                      size_t n, int32_t l, size_t *hn, bool append_only)
 {
+    tk_part *pt = ws->parts;
     int32_t r, t = -1;
     if (l < 0)
         return 0;
-    ws->p_rank[l] = NO_RANK;
-    if ((r = ws->p_next[l]) < 0)
+    pt[l].rank = NO_RANK;
+    if ((r = pt[l].next) < 0)
         return 0;
-    size_t e = ws->p_next[r] < 0 ? n : (size_t)ws->p_next[r];
-    uint32_t rk = pair_rank(b, s, (size_t)l, e, ws->p_id[l], ws->p_id[r], &t);
+    size_t e = pt[r].next < 0 ? n : (size_t)pt[r].next;
+    uint32_t rk = pair_rank(b, s, (size_t)l, e, pt[l].id, pt[r].id, &t);
     if (rk == NO_RANK)
         return 0;
-    ws->p_rank[l] = rk;
-    ws->p_mid[l] = (uint32_t)t;
+    pt[l].rank = rk;
+    pt[l].mid = (uint32_t)t;
     uint64_t key = ((uint64_t)rk << 32) | (uint32_t)l;
     if (!append_only)
         return heap_push(ws, hn, key);
@@ -198,17 +206,20 @@ static int push_pair(const bh_bpe *b, bh_tok_ws *ws, const uint8_t *s,
 }
 
 /* Heap-driven merge for long pieces; parts are indexed by start offset.
- * An entry is current when its rank is still p_rank of its left part. */
+ * An entry is current when its rank is still the rank of its left part. */
 static int heap_merge(const bh_bpe *b, bh_tok_ws *ws, const uint8_t *s,
                       size_t n, bh_tok_ids *out)
 {
-    int32_t *id = ws->p_id, *prev = ws->p_prev, *next = ws->p_next;
     size_t hn = 0;
 
+    if (bh_tk_grow((void **)&ws->parts, &ws->parts_cap, n, sizeof(tk_part)) ||
+        bh_tk_grow((void **)&ws->heap, &ws->heap_cap, n, sizeof(uint64_t)))
+        return -1;
+    tk_part *pt = ws->parts;
     for (size_t k = 0; k < n; k++) {
-        id[k] = b->byte_id[s[k]];
-        prev[k] = (int32_t)k - 1;
-        next[k] = k + 1 < n ? (int32_t)k + 1 : -1;
+        pt[k].id = b->byte_id[s[k]];
+        pt[k].prev = (int32_t)k - 1;
+        pt[k].next = k + 1 < n ? (int32_t)k + 1 : -1;
     }
     for (size_t k = 0; k < n; k++)
         if (push_pair(b, ws, s, n, (int32_t)k, &hn, true) != 0)
@@ -219,21 +230,21 @@ static int heap_merge(const bh_bpe *b, bh_tok_ws *ws, const uint8_t *s,
     while (hn > 0) {
         uint64_t top = heap_pop(ws, &hn);
         int32_t l = (int32_t)(uint32_t)top, r;
-        uint32_t rk = (uint32_t)(top >> 32);
-        if (id[l] == -2 || ws->p_rank[l] != rk || (r = next[l]) < 0)
+        tk_part *pl = &pt[l];
+        if (pl->id == -2 || pl->rank != (uint32_t)(top >> 32) || (r = pl->next) < 0)
             continue; /* stale entry */
-        id[l] = (int32_t)ws->p_mid[l];
-        id[r] = -2;
-        next[l] = next[r];
-        if (next[r] >= 0)
-            prev[next[r]] = l;
-        if (prev[l] >= 0 && push_pair(b, ws, s, n, prev[l], &hn, false) != 0)
+        pl->id = (int32_t)pl->mid;
+        pt[r].id = -2;
+        pl->next = pt[r].next;
+        if (pl->next >= 0)
+            pt[pl->next].prev = l;
+        if (pl->prev >= 0 && push_pair(b, ws, s, n, pl->prev, &hn, false) != 0)
             return -1;
         if (push_pair(b, ws, s, n, l, &hn, false) != 0)
             return -1;
     }
-    for (int32_t k = 0; k >= 0; k = next[k])
-        if (bh_tok_ids_push(out, id[k]) != 0)
+    for (int32_t k = 0; k >= 0; k = pt[k].next)
+        if (bh_tok_ids_push(out, pt[k].id) != 0)
             return -1;
     return 0;
 }

@@ -152,29 +152,14 @@ typedef struct bh_wp {
 #define SPM_UNUSED 5
 #define SPM_BYTE 6
 
-/* The unigram piece trie (tk_spm_trie.c). */
+/* The unigram piece trie (tk_spm_trie.c) as a double array: the child of
+ * slot s under byte c is slot base[s] + c when check[] of it is s. Each slot
+ * carries the piece ending there (id, or -1) and the score it adds. */
 typedef struct bh_spm_trie {
-    uint32_t *first, *count; /* per node: its edges */
-    int32_t *id;             /* per node: piece id ending here, or -1 */
-    int32_t *dense_at;       /* per node: offset into dense, or -1 */
-    uint8_t *lab;            /* per edge: byte, sorted within a node */
-    uint32_t *child;         /* per edge: child node */
-    uint32_t *dense;         /* 256 per dense node: child + 1, or 0 */
-    size_t nnodes, nedges, ndense;
+    int32_t *base, *check, *id;
+    double *score;
+    size_t size, cap;
 } bh_spm_trie;
-
-/* Child of node under byte c, or UINT32_MAX. */
-static inline uint32_t bh_spm_trie_child(const bh_spm_trie *t, uint32_t node,
-                                         uint8_t c)
-{
-    if (t->dense_at[node] >= 0)
-        return t->dense[(size_t)t->dense_at[node] + c] - 1;
-    const uint8_t *lab = t->lab + t->first[node];
-    for (uint32_t k = 0, n = t->count[node]; k < n; k++)
-        if (lab[k] == c)
-            return t->child[t->first[node] + k];
-    return UINT32_MAX;
-}
 
 typedef struct bh_spm {
     int model_type; /* 1 unigram, 2 bpe */
@@ -193,6 +178,7 @@ typedef struct bh_spm {
     size_t max_user_len;
     bh_strmap user; /* user-defined symbols, for the prefix matcher */
     uint8_t user_first[32]; /* bitmap of the symbols' first bytes */
+    uint8_t ascii_plain[128]; /* ASCII bytes the normalizer copies as is */
     /* normalizer */
     bool add_dummy_prefix, remove_extra_ws, escape_ws, ws_as_suffix;
     const uint32_t *charsmap_units; /* darts-clone array, or NULL */
@@ -250,6 +236,8 @@ struct bh_tok_ws {
     int32_t *p_prev, *p_next;
     uint64_t *heap;
     size_t p_cap, heap_cap;
+    struct tk_part *parts; /* long BPE pieces: one record per part */
+    size_t parts_cap;
     /* normalization / Viterbi */
     bh_tok_bytes norm, tmp;
     uint32_t *cps;
@@ -281,6 +269,9 @@ int bh_spm_normalize(const bh_spm *m, const uint8_t *s, size_t n,
 int bh_spm_encode(const bh_tok *t, bh_tok_ws *ws, const uint8_t *s, size_t n,
                   bh_tok_ids *out);
 int bh_spm_trie_build(bh_spm *m);
+/* Precomputes the normalizer's ASCII fast path (after the charsmap and the
+ * user-defined symbols are loaded). */
+void bh_spm_norm_init(bh_spm *m);
 void bh_spm_trie_free(bh_spm_trie *t);
 int bh_spm_bpe(const bh_spm *m, bh_tok_ws *ws, const uint8_t *s, size_t n,
                bh_tok_ids *out);

@@ -71,21 +71,20 @@ static int unigram(const bh_spm *m, bh_tok_ws *ws, const uint8_t *s, size_t n,
         const float till = score[at];
         size_t mblen = one_char_len(s[at]);
         bool single = false;
-        uint32_t node = 0;
+        const bh_spm_trie *tr = &m->trie;
+        size_t slot = 0;
         if (mblen > n - at)
             mblen = n - at;
         for (size_t k = at; k < n; k++) {
-            node = bh_spm_trie_child(&m->trie, node, s[k]);
-            if (node == UINT32_MAX)
+            size_t next = (size_t)tr->base[slot] + s[k];
+            if (next >= tr->size || tr->check[next] != (int32_t)slot)
                 break;
-            int32_t id = m->trie.id[node];
-            if (id < 0 || m->type[id] == SPM_UNUSED)
+            slot = next;
+            int32_t id = tr->id[slot];
+            if (id < 0)
                 continue;
             size_t end = k + 1, length = end - at;
-            double sc = m->type[id] == SPM_USER
-                            ? (double)((float)length * m->max_score) - 0.1
-                            : (double)m->score[id];
-            double cand = sc + (double)till;
+            double cand = tr->score[slot] + (double)till;
             if (start[end] == -1 || cand > (double)score[end]) {
                 score[end] = (float)cand;
                 start[end] = (int32_t)at;

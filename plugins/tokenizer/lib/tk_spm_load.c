@@ -226,6 +226,7 @@ static int build(bh_tok *t, const spm_raw *raw, const char *path, char *err,
     }
     if (m->unk_id < 0)
         return bh_tk_err(err, cap, "%s: no unknown (<unk>) piece", path);
+    bh_spm_norm_init(m);
     m->bpe_chunks = m->model_type == 2;
     for (size_t i = 0; i < m->pieces.n && m->bpe_chunks; i++) {
         size_t pn;

@@ -87,6 +87,24 @@ static size_t norm_prefix(const bh_spm *m, const uint8_t *s, size_t n,
 }
 
 /* Appends the space symbol (U+2581 or a space). */
+void bh_spm_norm_init(bh_spm *m)
+{
+    for (unsigned c = 0; c < 128; c++) {
+        bool plain = !(m->user_first[c >> 3] & (1u << (c & 7)));
+        if (plain && m->charsmap_units != NULL) {
+            /* does any rule start with c? (first darts transition) */
+            const uint32_t *a = m->charsmap_units;
+            uint32_t unit = a[0];
+            size_t pos = (size_t)((unit >> 10) << ((unit & (1u << 9)) >> 6)) ^ c;
+            if (pos < m->charsmap_nunits &&
+                (a[pos] & ((1u << 31) | 0xFFu)) == c)
+                plain = false;
+        }
+        m->ascii_plain[c] = plain;
+    }
+}
+
+/* Appends the space symbol (U+2581 or a space). */
 static int add_ws(const bh_spm *m, bh_tok_bytes *out)
 {
     return m->escape_ws ? bh_tok_bytes_append(out, kSpace, 3)
@@ -113,7 +131,27 @@ int bh_spm_normalize(const bh_spm *m, const uint8_t *s, size_t n,
     if (!m->ws_as_suffix && m->add_dummy_prefix && add_ws(m, out) != 0)
         return -1;
     bool prev_space = m->remove_extra_ws;
+    if (bh_tk_grow((void **)&out->p, &out->cap, out->n + 3 * n + 16, 1) != 0)
+        return -1;
     while (n > 0) {
+        if (s[0] < 0x80 && m->ascii_plain[s[0]] && out->n + 4 <= out->cap) {
+            /* an ASCII byte without rules: the loop below, inlined */
+            if (s[0] != ' ') {
+                out->p[out->n++] = (char)s[0];
+                prev_space = false;
+            } else if (!prev_space) {
+                if (m->escape_ws) {
+                    memcpy(out->p + out->n, kSpace, 3);
+                    out->n += 3;
+                } else {
+                    out->p[out->n++] = ' ';
+                }
+                prev_space = m->remove_extra_ws;
+            }
+            s++;
+            n--;
+            continue;
+        }
         size_t k = norm_prefix(m, s, n, &sp, &spn);
         if (prev_space)
             while (spn > 0 && sp[0] == ' ') {
@@ -152,5 +190,5 @@ int bh_spm_normalize(const bh_spm *m, const uint8_t *s, size_t n,
     }
     if (m->ws_as_suffix && m->add_dummy_prefix && add_ws(m, out) != 0)
         return -1;
-    return 0;
+    return bh_tok_bytes_append(out, "", 0); /* NUL-terminates */
 }

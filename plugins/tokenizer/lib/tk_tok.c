@@ -235,6 +235,7 @@ void bh_tok_ws_free(bh_tok_ws *ws)
     free(ws->p_prev);
     free(ws->p_next);
     free(ws->heap);
+    free(ws->parts);
     bh_tok_bytes_free(&ws->norm);
     bh_tok_bytes_free(&ws->tmp);
     free(ws->cps);
