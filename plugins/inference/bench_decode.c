@@ -194,6 +194,8 @@ static bhost_status BHOST_ABI decode_verify(void *inst)
     return st;
 }
 
+/* Frees everything the instance holds, joining the engine threads.
+ * [instance] */
 static void BHOST_ABI decode_destroy(void *inst)
 {
     decode *d = inst;
@@ -206,16 +208,19 @@ static void BHOST_ABI decode_destroy(void *inst)
     bh_inf_api->free(h, d);
 }
 
+/* FLOPs of one step (set by setup). [instance] */
 static double BHOST_ABI decode_flops(void *inst)
 {
     return ((decode *)inst)->flops;
 }
 
+/* Weight bytes one step reads (set by setup). [instance] */
 static double BHOST_ABI decode_bytes(void *inst)
 {
     return ((decode *)inst)->bytes;
 }
 
+/* Tokens per step: the batch. [instance] */
 static double BHOST_ABI decode_items(void *inst)
 {
     return ((decode *)inst)->b.batch;

@@ -121,6 +121,7 @@ static bhost_status BHOST_ABI enc_verify(void *inst)
     return bh_inf_verify_position(b, 0, pos, ie_hidden(b->s, pos), 1e-3);
 }
 
+/* Frees everything the instance holds. [instance] */
 static void BHOST_ABI enc_destroy(void *inst)
 {
     encode *e = inst;
@@ -133,16 +134,19 @@ static void BHOST_ABI enc_destroy(void *inst)
     bh_inf_api->free(h, e);
 }
 
+/* FLOPs of one pass (set by setup). [instance] */
 static double BHOST_ABI enc_flops(void *inst)
 {
     return ((encode *)inst)->flops;
 }
 
+/* Weight bytes of one pass (set by setup). [instance] */
 static double BHOST_ABI enc_bytes(void *inst)
 {
     return ((encode *)inst)->bytes;
 }
 
+/* Tokens per pass. [instance] */
 static double BHOST_ABI enc_items(void *inst)
 {
     encode *e = inst;

@@ -236,6 +236,7 @@ static bhost_status BHOST_ABI gen_verify(void *inst)
                                   ie_logits(b->s, 0), 1e-3);
 }
 
+/* Frees everything the instance holds. [instance] */
 static void BHOST_ABI gen_destroy(void *inst)
 {
     generate *g = inst;
@@ -254,16 +255,19 @@ static void BHOST_ABI gen_destroy(void *inst)
     bh_inf_api->free(h, g);
 }
 
+/* FLOPs of one request (set by setup). [instance] */
 static double BHOST_ABI gen_flops(void *inst)
 {
     return ((generate *)inst)->flops;
 }
 
+/* Weight bytes of one request (set by setup). [instance] */
 static double BHOST_ABI gen_bytes(void *inst)
 {
     return ((generate *)inst)->bytes;
 }
 
+/* Generated tokens per request. [instance] */
 static double BHOST_ABI gen_items(void *inst)
 {
     generate *g = inst;

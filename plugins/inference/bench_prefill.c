@@ -136,6 +136,7 @@ static bhost_status BHOST_ABI prefill_verify(void *inst)
                                   1e-3);
 }
 
+/* Frees everything the instance holds. [instance] */
 static void BHOST_ABI prefill_destroy(void *inst)
 {
     prefill *p = inst;
@@ -149,16 +150,19 @@ static void BHOST_ABI prefill_destroy(void *inst)
     bh_inf_api->free(h, p);
 }
 
+/* FLOPs of one prefill (set by setup). [instance] */
 static double BHOST_ABI prefill_flops(void *inst)
 {
     return ((prefill *)inst)->flops;
 }
 
+/* Weight bytes of one prefill (set by setup). [instance] */
 static double BHOST_ABI prefill_bytes(void *inst)
 {
     return ((prefill *)inst)->bytes;
 }
 
+/* Prompt tokens per prefill. [instance] */
 static double BHOST_ABI prefill_items(void *inst)
 {
     prefill *p = inst;

@@ -356,6 +356,7 @@ static bhost_status BHOST_ABI sc_verify(void *inst)
                                   ie_logits(c->b.s, 0), 1e-3);
 }
 
+/* Frees everything the instance holds. [instance] */
 static void BHOST_ABI sc_destroy(void *inst)
 {
     scenario *c = inst;
@@ -371,6 +372,7 @@ static void BHOST_ABI sc_destroy(void *inst)
     bh_inf_api->free(h, c);
 }
 
+/* Generated tokens per pass. [instance] */
 static double BHOST_ABI sc_items(void *inst)
 {
     scenario *c = inst;

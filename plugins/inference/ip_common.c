@@ -141,6 +141,7 @@ bhost_status bh_inf_base_create(ip_base *b, const char *bench, bhost_host *h,
     return BHOST_OK;
 }
 
+/* Engine host allocations through the host API (accounted). */
 static void *host_alloc(void *user, size_t bytes)
 {
     ip_base *b = user;
@@ -148,6 +149,7 @@ static void *host_alloc(void *user, size_t bytes)
     return bh_inf_api->alloc(b->h, bytes, 64);
 }
 
+/* Frees what host_alloc returned. */
 static void host_free(void *user, void *p)
 {
     ip_base *b = user;
@@ -155,6 +157,7 @@ static void host_free(void *user, void *p)
     bh_inf_api->free(b->h, p);
 }
 
+/* The host clock. */
 static uint64_t host_now(void *user)
 {
     ip_base *b = user;
@@ -169,7 +172,6 @@ bhost_status bh_inf_base_setup(ip_base *b, bhost_stream *stream, int slots,
 
     if (!b->ctx_ready) {
         ie_host_ops ops = {b, host_alloc, host_free, host_now};
-        ie_source src = {b->weights, b->seed};
 
         rc = ie_ctx_init(&b->ctx, &ops, b->be, b->dev, stream, b->threads);
         if (rc != IE_OK) {
@@ -178,6 +180,10 @@ bhost_status bh_inf_base_setup(ip_base *b, bhost_stream *stream, int slots,
         }
         b->ctx_ready = 1;
         b->ctx.matvec = b->matvec;
+    }
+    if (b->m == NULL) {
+        ie_source src = {b->weights, b->seed};
+
         b->m = ie_model_create(&b->ctx, &b->cfg, b->wtype, &src);
         if (b->m == NULL)
             return bh_inf_engine_fail(b, IE_EINVAL, "model");

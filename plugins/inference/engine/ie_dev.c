@@ -6,8 +6,15 @@
 #include "ie_internal.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+
+/* Mapped buffers from this size on are advised to use huge pages. */
+#define HUGE_MIN (4u << 20)
+#define HUGE_PAGE ((uintptr_t)2 << 20)
 
 int ie_fail(ie_ctx *ctx, int code, const char *fmt, ...)
 {
@@ -70,6 +77,25 @@ void ie_ctx_fini(ie_ctx *ctx)
     ctx->pool = NULL;
 }
 
+/* Asks the kernel to back the whole 2 MiB pages inside [p, p+n) with
+ * huge pages (a hint: decode streams every weight byte once per token,
+ * and 4 KiB pages cost a TLB miss every 4 KiB). Before the first touch,
+ * so the pages are huge from the start; IE_NO_HUGEPAGE=1 disables it. */
+static void advise_huge(void *p, uint64_t n)
+{
+#if defined(MADV_HUGEPAGE)
+    uintptr_t a = ((uintptr_t)p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+    uintptr_t e = ((uintptr_t)p + (uintptr_t)n) & ~(HUGE_PAGE - 1);
+    const char *off = getenv("IE_NO_HUGEPAGE");
+
+    if (e > a && (off == NULL || strcmp(off, "1") != 0))
+        (void)madvise((void *)a, (size_t)(e - a), MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)n;
+#endif
+}
+
 int ie_dbuf_alloc(ie_ctx *ctx, ie_dbuf *d, uint64_t bytes)
 {
     bhost_status st;
@@ -84,6 +110,8 @@ int ie_dbuf_alloc(ie_ctx *ctx, ie_dbuf *d, uint64_t bytes)
                        (unsigned long long)bytes, (int)st);
     d->bytes = bytes;
     d->host = ctx->be->map(ctx->dev, d->b);
+    if (d->host != NULL && bytes >= HUGE_MIN)
+        advise_huge(d->host, bytes);
     if (d->host == NULL) {
         d->host = ie_alloc(ctx, (size_t)bytes);
         if (d->host == NULL) {

@@ -178,7 +178,7 @@ typedef struct ie_kern {
                       float *y, int n, float eps);
     void (*rmsnorm)(const float *x, const float *g, float *y, int n,
                     float eps);
-    /* y[i] += x[i] (+ bias[i % nb] when bias != NULL; nb = n when 0) */
+    /* y[i] += x[i] */
     void (*add)(float *y, const float *x, size_t n);
 } ie_kern;
 

@@ -57,13 +57,35 @@ static inline IE_T vf vld_i8(const int8_t *p)
     return __builtin_convertvector(b, vf);
 }
 
+/* Sum of the lanes by halving (log2(VN) shuffle + add steps). */
 static inline IE_T float hsum(vf v)
 {
-    float s = 0.0f;
+#if VN == 16
+    const vi h8 = {8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7};
+    const vi h4 = {4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11};
+    const vi h2 = {2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13};
+    const vi h1 = {1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14};
 
-    for (int i = 0; i < VN; i++)
-        s += v[i];
-    return s;
+    v += __builtin_shuffle(v, h8);
+    v += __builtin_shuffle(v, h4);
+    v += __builtin_shuffle(v, h2);
+    v += __builtin_shuffle(v, h1);
+#elif VN == 8
+    const vi h4 = {4, 5, 6, 7, 0, 1, 2, 3};
+    const vi h2 = {2, 3, 0, 1, 6, 7, 4, 5};
+    const vi h1 = {1, 0, 3, 2, 5, 4, 7, 6};
+
+    v += __builtin_shuffle(v, h4);
+    v += __builtin_shuffle(v, h2);
+    v += __builtin_shuffle(v, h1);
+#else
+    const vi h2 = {2, 3, 0, 1};
+    const vi h1 = {1, 0, 3, 2};
+
+    v += __builtin_shuffle(v, h2);
+    v += __builtin_shuffle(v, h1);
+#endif
+    return v[0];
 }
 
 static inline IE_T vf vsel(vi m, vf a, vf b)

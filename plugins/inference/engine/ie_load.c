@@ -119,11 +119,14 @@ typedef struct dest {
     int off, rows, cols;
 } dest;
 
+/* True for per-layer targets. */
 static int is_layer(int target)
 {
     return target >= T_QKV;
 }
 
+/* Rows of a fused part (q/k/v, gate/up) and its row offset; -1 for a
+ * whole tensor. */
 static int part_rows(const ie_config *c, int part, int *off)
 {
     int qh = c->n_heads * c->head_dim, kh = c->n_kv_heads * c->head_dim;
@@ -138,6 +141,7 @@ static int part_rows(const ie_config *c, int part, int *off)
     }
 }
 
+/* Where spec s of layer l lands in m, with its expected shape. */
 static dest locate(ie_model *m, const spec *s, int l)
 {
     const ie_config *c = &m->cfg;

@@ -45,6 +45,7 @@ static void drain(ie_pool *p, int thread)
     }
 }
 
+/* A spin-wait hint. */
 static inline void cpu_relax(void)
 {
 #if defined(__x86_64__) || defined(__i386__)

@@ -22,6 +22,7 @@ typedef struct ref {
     double *p;          /* attention probabilities [max_pos] */
 } ref;
 
+/* Scratch for the reference of m (plain malloc: tests and verify only). */
 static int ref_init(ref *R, const ie_model *m)
 {
     const ie_config *c = &m->cfg;
@@ -51,6 +52,7 @@ static int ref_init(ref *R, const ie_model *m)
     return IE_OK;
 }
 
+/* Frees the scratch. */
 static void ref_fini(ref *R)
 {
     free(R->row);
@@ -76,6 +78,7 @@ static void matvec(ref *R, const ie_weight *w, const float *b, const double *x,
     }
 }
 
+/* LayerNorm (or RMSNorm when rms) of x into y, in double. */
 static void norm(const double *x, double *y, const float *g, const float *b,
                  int n, double eps, int rms)
 {

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* 64-bit rotate left. */
 static uint64_t rotl(uint64_t x, int k)
 {
     return (x << k) | (x >> (64 - k));
@@ -34,6 +35,7 @@ static double uniform(uint64_t *s)
     return (double)(next(s) >> 11) * (1.0 / 9007199254740992.0);
 }
 
+/* xoshiro256** state from a seed (splitmix64). */
 static void seed_state(uint64_t *s, uint64_t seed)
 {
     for (int i = 0; i < 4; i++)
@@ -73,6 +75,7 @@ static int worse(const float *x, int32_t a, int32_t b)
     return x[a] < x[b] || (x[a] == x[b] && a > b);
 }
 
+/* Restores the heap (worst index on top) below i. */
 static void sift_down(const float *x, int32_t *h, int n, int i)
 {
     for (;;) {
@@ -177,6 +180,7 @@ void ie_poisson_arrivals(uint64_t seed, double qps, int n, uint64_t *out)
     }
 }
 
+/* qsort order of doubles. */
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;

@@ -118,6 +118,8 @@ static void test_gpt2(void **st)
         {"tiny-gpt2", IE_W_BF16, 2, IE_MATVEC_BACKEND, 0, 20, 4},
         {"tiny-gpt2", IE_W_I8, 1, IE_MATVEC_HOST, 0, 20, 4},
         {"tiny-gpt2", IE_W_I8, 2, IE_MATVEC_BACKEND, 1, 9, 3},
+        {"wide-gpt2", IE_W_F32, 2, IE_MATVEC_HOST, 0, 12, 3},
+        {"wide-gpt2", IE_W_BF16, 2, IE_MATVEC_HOST, 1, 10, 2},
     };
 
     (void)st;
@@ -132,6 +134,7 @@ static void test_llama(void **st)
         {"tiny-llama", IE_W_F32, 1, IE_MATVEC_HOST, 1, 24, 5},
         {"tiny-llama", IE_W_BF16, 2, IE_MATVEC_HOST, 0, 20, 4},
         {"tiny-llama", IE_W_I8, 2, IE_MATVEC_BACKEND, 0, 20, 4},
+        {"wide-llama", IE_W_I8, 2, IE_MATVEC_HOST, 0, 12, 3},
     };
 
     (void)st;

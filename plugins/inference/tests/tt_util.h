@@ -28,7 +28,9 @@ extern char tt_last_error[512];
 /* Sets up ctx on the test backend with threads (1 or more). */
 void tt_ctx(ie_ctx *ctx, int threads);
 
-/* A dummy model of a preset (layers overridden when > 0). */
+/* A dummy model of a preset (layers overridden when > 0); "wide-gpt2"
+ * and "wide-llama" are the tiny shapes with d_model 256, d_ff 1000 and
+ * vocab 1500 (large enough for the threaded matvec path). */
 ie_model *tt_model(ie_ctx *ctx, const char *preset, int wtype, int layers,
                    uint64_t seed);
 
