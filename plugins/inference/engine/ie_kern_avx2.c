@@ -4,9 +4,15 @@
  */
 #include "ie_internal.h"
 
+#include <immintrin.h>
+
 #define IE_T __attribute__((target("avx2,fma,f16c")))
 #define IE_FN(name) name##_avx2
 #define VN 8
+
+#define IE_LOAD_I8(p)                                                          \
+    ((vf)_mm256_cvtepi32_ps(                                                   \
+        _mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)(p)))))
 
 #include "ie_kern_body.h"
 

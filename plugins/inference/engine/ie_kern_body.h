@@ -48,42 +48,42 @@ static inline IE_T vf vld_bf16(const uint16_t *p)
     return (vf)u;
 }
 
-/* int8 -> f32 of VN values. */
+/* int8 -> f32 of VN values (IE_LOAD_I8 from the ISA file when set: GCC
+ * 12 scalarizes the generic int8 -> float conversion). */
 static inline IE_T vf vld_i8(const int8_t *p)
 {
+#if defined(IE_LOAD_I8)
+    return IE_LOAD_I8(p);
+#else
     vb b;
 
     memcpy(&b, p, sizeof(b));
     return __builtin_convertvector(b, vf);
+#endif
 }
 
-/* Sum of the lanes by halving (log2(VN) shuffle + add steps). */
+/* Sum of the lanes by halving (log2(VN) shuffle + add steps; GCC's
+ * __builtin_shuffle or clang's __builtin_shufflevector). */
+#if defined(__clang__)
+#define SHUF(v, ...) __builtin_shufflevector(v, v, __VA_ARGS__)
+#else
+#define SHUF(v, ...) __builtin_shuffle(v, (vi){__VA_ARGS__})
+#endif
+
 static inline IE_T float hsum(vf v)
 {
 #if VN == 16
-    const vi h8 = {8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7};
-    const vi h4 = {4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11};
-    const vi h2 = {2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13};
-    const vi h1 = {1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14};
-
-    v += __builtin_shuffle(v, h8);
-    v += __builtin_shuffle(v, h4);
-    v += __builtin_shuffle(v, h2);
-    v += __builtin_shuffle(v, h1);
+    v += SHUF(v, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7);
+    v += SHUF(v, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11);
+    v += SHUF(v, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
+    v += SHUF(v, 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
 #elif VN == 8
-    const vi h4 = {4, 5, 6, 7, 0, 1, 2, 3};
-    const vi h2 = {2, 3, 0, 1, 6, 7, 4, 5};
-    const vi h1 = {1, 0, 3, 2, 5, 4, 7, 6};
-
-    v += __builtin_shuffle(v, h4);
-    v += __builtin_shuffle(v, h2);
-    v += __builtin_shuffle(v, h1);
+    v += SHUF(v, 4, 5, 6, 7, 0, 1, 2, 3);
+    v += SHUF(v, 2, 3, 0, 1, 6, 7, 4, 5);
+    v += SHUF(v, 1, 0, 3, 2, 5, 4, 7, 6);
 #else
-    const vi h2 = {2, 3, 0, 1};
-    const vi h1 = {1, 0, 3, 2};
-
-    v += __builtin_shuffle(v, h2);
-    v += __builtin_shuffle(v, h1);
+    v += SHUF(v, 2, 3, 0, 1);
+    v += SHUF(v, 1, 0, 3, 2);
 #endif
     return v[0];
 }
