@@ -72,7 +72,7 @@ static void init_task(void *arg, unsigned tid, unsigned nthreads)
     roof_inst *r = ((init_ctx *)arg)->r;
     size_t b, e;
 
-    opt_split(r->n, 8, tid, nthreads, &b, &e);
+    bh_split(r->n, 8, tid, nthreads, &b, &e);
     for (size_t i = b; i < e; i++) {
         r->a[i] = 0;
         r->b[i] = B0;

@@ -93,7 +93,7 @@ static void fill_task(void *arg, unsigned tid, unsigned nthreads)
     double gs = 0.01 * c->loss_scale;
     void *grad = c->accumulation > 1 ? (void *)s->micro[x->k] : (void *)g->grad[x->k];
 
-    opt_split(n, 16, tid, nthreads, &b, &e);
+    bh_split(n, 16, tid, nthreads, &b, &e);
     for (size_t i = b; i < e; i++) {
         uint64_t gi = x->base + i;
         float p = (float)bh_optim_uniform(x->seed, 1, gi, -1, 1);

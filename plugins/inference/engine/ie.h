@@ -108,7 +108,7 @@ typedef struct ie_host_ops {
     uint64_t (*now_ns)(void *user);           /* monotonic */
 } ie_host_ops;
 
-typedef struct ie_pool ie_pool;
+typedef struct bh_pool ie_pool; /* plugins/common/bh_pool.h */
 
 typedef struct ie_stats {
     uint64_t gemm_ns, gemm_calls;

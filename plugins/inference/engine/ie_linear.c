@@ -10,6 +10,9 @@
 #include <string.h>
 
 #define MV_PAR_MIN 65536
+/* Tasks per thread of one matrix-vector product: enough to balance a
+ * thread that starts late, few enough that each keeps a long stream. */
+#define MV_TASKS_PER_THREAD 4
 
 typedef struct mv_job {
     const ie_weight *w;
@@ -48,14 +51,14 @@ static int host_mv(ie_state *s, const ie_weight *w, const ie_dbuf *x,
     mv_job j = {w, x->host, y->host, rows, 64, ie_kern_get()};
     int tasks;
 
-    /* about 8 tasks per thread, in multiples of 16 rows; small matrices
+    /* MV_TASKS_PER_THREAD tasks per thread, in multiples of 16 rows; small matrices
      * (under 256 KiB of f32 weights) stay on the calling thread */
     if ((size_t)w->rows * (size_t)w->cols < MV_PAR_MIN) {
         j.chunk = w->rows;
         mv_task(&j, 0, 0);
         return IE_OK;
     }
-    j.chunk = w->rows / (8 * threads);
+    j.chunk = w->rows / (MV_TASKS_PER_THREAD * threads);
     j.chunk = j.chunk < 16 ? 16 : j.chunk - j.chunk % 16;
     tasks = (w->rows + j.chunk - 1) / j.chunk;
     ie_pool_run(ctx->pool, tasks, mv_task, &j);

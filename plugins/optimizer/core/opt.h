@@ -117,24 +117,25 @@ int opt_isa_from_name(const char *s);
 
 /* ---- Thread pool --------------------------------------------------------- */
 
-typedef struct opt_pool opt_pool;
+#include "bh_pool.h" /* plugins/common: the pool, bh_split */
+
+typedef bh_pool opt_pool;
 typedef void (*opt_task_fn)(void *arg, unsigned tid, unsigned nthreads);
 
-/* A pool of nthreads (1..256) threads, the caller being thread 0 of every
- * run; NULL on failure. */
+/* A pool of nthreads (1..256) threads including the caller; NULL on
+ * failure. */
 opt_pool *opt_pool_create(unsigned nthreads);
 /* Joins the workers and frees the pool; NULL is ignored. */
 void opt_pool_destroy(opt_pool *p);
 /* Threads of the pool (1 for NULL). */
 unsigned opt_pool_threads(const opt_pool *p);
-/* Runs fn(arg, tid, n) on every thread and returns when all are done.
+/* Runs fn(arg, tid, n) for every share tid of n (one per thread; a share
+ * whose thread has not started runs on the caller) and returns when all
+ * are done.
  * Work below OPT_POOL_MIN_ELEMS elements per thread runs as fn(arg, 0, 1)
  * on the caller alone (no wake-up). p may be NULL. Not reentrant. */
 #define OPT_POOL_MIN_ELEMS ((size_t)16384)
 void opt_pool_run(opt_pool *p, size_t elems, opt_task_fn fn, void *arg);
-/* [begin, end) of thread tid's share of n items, in units of align. */
-void opt_split(size_t n, size_t align, unsigned tid, unsigned nthreads,
-               size_t *begin, size_t *end);
 
 /* STREAM triad a = b + s c over n doubles on the pool's threads (each
  * thread streams a contiguous share). The bandwidth roof. */

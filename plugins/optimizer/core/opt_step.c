@@ -201,7 +201,7 @@ static void range_task(void *arg, unsigned tid, unsigned nthreads)
 
     if (tid == 0)
         x->used = nthreads;
-    opt_split(x->hi - x->lo, SPLIT_ALIGN, tid, nthreads, &b, &e);
+    bh_split(x->hi - x->lo, SPLIT_ALIGN, tid, nthreads, &b, &e);
     b += x->lo;
     e += x->lo;
     if (b >= e)

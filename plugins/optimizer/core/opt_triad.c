@@ -19,7 +19,7 @@ static void triad_task(void *arg, unsigned tid, unsigned nthreads)
     const triad_ctx *x = arg;
     size_t b, e;
 
-    opt_split(x->n, 8, tid, nthreads, &b, &e);
+    bh_split(x->n, 8, tid, nthreads, &b, &e);
     if (b < e)
         opt_ops()->triad(x->a + b, x->b + b, x->c + b, x->s, e - b);
 }

@@ -192,7 +192,7 @@ static void test_split(void **state)
             for (unsigned i = 0; i < t; i++) {
                 size_t b, e;
 
-                opt_split(n, 16, i, t, &b, &e);
+                bh_split(n, 16, i, t, &b, &e);
                 assert_true(b == next || (b == n && e == n));
                 assert_true(b % 16 == 0 || b == n);
                 if (e > b)

@@ -84,7 +84,9 @@ size_t tk_llc_bytes(void);
 
 /* ---- Thread pool --------------------------------------------------------- */
 
-typedef struct tk_pool tk_pool;
+#include "bh_pool.h" /* plugins/common: the pool, bh_split */
+
+typedef bh_pool tk_pool;
 
 /* One share of a parallel call: thread tid of nthr (tid 0 is the caller). */
 typedef void (*tk_task_fn)(void *arg, unsigned tid, unsigned nthr);
@@ -105,10 +107,6 @@ unsigned tk_pool_threads(const tk_pool *p);
  * work_bytes is below the size worth splitting (128 KiB per thread). */
 void tk_pool_run(tk_pool *p, size_t work_bytes, tk_task_fn fn, void *arg);
 
-/* [*begin, *end) of share tid of nthr over [0, n): contiguous, boundaries
- * multiples of align (a power of two) except the last. */
-void tk_split(size_t n, size_t align, unsigned tid, unsigned nthr,
-              size_t *begin, size_t *end);
 
 /* ---- Element-wise -------------------------------------------------------- */
 

@@ -88,7 +88,7 @@ static void create_task(void *arg, unsigned tid, unsigned nthr)
     size_t b, e;
     uint32_t k0, k1;
 
-    tk_split(j->n, 64 / es, tid, nthr, &b, &e);
+    bh_split(j->n, 64 / es, tid, nthr, &b, &e);
     if (e <= b)
         return;
     tk_rand_keys(j->seed, &k0, &k1);

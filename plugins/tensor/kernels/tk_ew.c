@@ -70,13 +70,13 @@ static void ew_task(void *arg, unsigned tid, unsigned nthr)
     size_t b, e, es = j->esize;
 
     if (j->flat) {
-        tk_split(x->rows * x->cols, 64 / es, tid, nthr, &b, &e);
+        bh_split(x->rows * x->cols, 64 / es, tid, nthr, &b, &e);
         if (e > b)
             ew_range(j, row_ptr(x->a, b, 1, es), row_ptr(x->b, b, 1, es),
                      row_ptr(x->c, b, 1, es),
                      out_ptr(x->out, b, 1, es), e - b);
     } else {
-        tk_split(x->rows, 1, tid, nthr, &b, &e);
+        bh_split(x->rows, 1, tid, nthr, &b, &e);
         for (size_t r = b; r < e; r++)
             ew_range(j, row_ptr(x->a, r, x->lda, es),
                      row_ptr(x->b, r, x->ldb, es), row_ptr(x->c, r, x->ldc, es),

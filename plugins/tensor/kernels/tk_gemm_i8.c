@@ -108,7 +108,7 @@ static void pack_a_task(void *arg, unsigned tid, unsigned nthr)
     size_t kp = j->b->kp, k = j->b->k, panels = round_up(j->m, TK_I8_MR) / TK_I8_MR;
     size_t b, e;
 
-    tk_split(panels, 1, tid, nthr, &b, &e);
+    bh_split(panels, 1, tid, nthr, &b, &e);
     for (size_t p = b; p < e; p++) {
         uint8_t *dst = j->ap + p * TK_I8_MR * kp;
 
@@ -175,7 +175,7 @@ static void gemm_task(void *arg, unsigned tid, unsigned nthr)
     const tk_i8_packed *b = j->b;
     size_t pb, pe;
 
-    tk_split(b->np / TK_I8_NR, 1, tid, nthr, &pb, &pe);
+    bh_split(b->np / TK_I8_NR, 1, tid, nthr, &pb, &pe);
     for (size_t p = pb; p < pe; p++) {
         int32_t corr[TK_I8_NR];
 
@@ -231,7 +231,7 @@ static void qmm_scale_task(void *arg, unsigned tid, unsigned nthr)
     const qmm_job *j = arg;
     size_t b, e;
 
-    tk_split(j->m, 1, tid, nthr, &b, &e);
+    bh_split(j->m, 1, tid, nthr, &b, &e);
     for (size_t i = b; i < e; i++)
         for (size_t c = 0; c < j->n; c++)
             j->y[i * j->n + c] = (float)j->acc[i * j->n + c] *

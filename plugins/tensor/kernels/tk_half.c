@@ -95,7 +95,7 @@ static void cvt_task(void *arg, unsigned tid, unsigned nthr)
     const cvt_job *j = arg;
     size_t b, e;
 
-    tk_split(j->n, 32, tid, nthr, &b, &e);
+    bh_split(j->n, 32, tid, nthr, &b, &e);
     if (e <= b)
         return;
     switch (j->kind) {

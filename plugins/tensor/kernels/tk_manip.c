@@ -63,7 +63,7 @@ static void sc_task(void *arg, unsigned tid, unsigned nthr)
     int last = j->ndim - 1;
     size_t b, e;
 
-    tk_split(j->outer, 1, tid, nthr, &b, &e);
+    bh_split(j->outer, 1, tid, nthr, &b, &e);
     for (size_t k = b; k < e; k++) {
         size_t rem = k, so = 0, dof = 0;
 
@@ -191,7 +191,7 @@ static void cat_task(void *arg, unsigned tid, unsigned nthr)
     size_t b, e;
 
     if (j->outer >= nthr) {
-        tk_split(j->outer, 1, tid, nthr, &b, &e);
+        bh_split(j->outer, 1, tid, nthr, &b, &e);
         for (size_t o = b; o < e; o++) {
             char *d = j->dst + o * j->row * j->es;
 
@@ -210,7 +210,7 @@ static void cat_task(void *arg, unsigned tid, unsigned nthr)
         for (size_t s = 0; s < j->nsrc; s++) {
             size_t len = j->inner[s] * j->es;
 
-            tk_split(len, 64, tid, nthr, &b, &e);
+            bh_split(len, 64, tid, nthr, &b, &e);
             if (e > b)
                 memcpy(d + b, (const char *)j->srcs[s] + o * len + b, e - b);
             d += len;
@@ -262,7 +262,7 @@ static void gather_task(void *arg, unsigned tid, unsigned nthr)
     const gather_job *j = arg;
     size_t b, e;
 
-    tk_split(j->nidx, 1, tid, nthr, &b, &e);
+    bh_split(j->nidx, 1, tid, nthr, &b, &e);
     for (size_t i = b; i < e; i++)
         memcpy(j->dst + i * j->row_bytes,
                j->table + (size_t)j->idx[i] * j->row_bytes, j->row_bytes);

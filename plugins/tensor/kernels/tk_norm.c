@@ -31,7 +31,7 @@ static void norm_task(void *arg, unsigned tid, unsigned nthr)
 
     float *scratch = j->scratch != NULL ? j->scratch + (size_t)tid * j->cols : NULL;
 
-    tk_split(j->rows, 1, tid, nthr, &b, &e);
+    bh_split(j->rows, 1, tid, nthr, &b, &e);
     for (size_t r = b; r < e; r++) {
         const float *x = j->x + r * j->ldx;
         const float *pf = r + 1 < e ? x + j->ldx : NULL;

@@ -85,7 +85,7 @@ static void quant_task(void *arg, unsigned tid, unsigned nthr)
     int flat = j->kind == 4 || ((j->kind == 0 || j->kind == 1) && !j->per_channel);
 
     if (flat) {
-        tk_split(j->rows * j->cols, 64, tid, nthr, &b, &e);
+        bh_split(j->rows * j->cols, 64, tid, nthr, &b, &e);
         if (j->kind == 4)
             j->part[tid] = e > b ? j->ops->absmax_f32((const float *)j->x + b, e - b)
                                  : 0.0f;
@@ -97,7 +97,7 @@ static void quant_task(void *arg, unsigned tid, unsigned nthr)
                                e - b, j->rscales[0]);
         return;
     }
-    tk_split(j->rows, 1, tid, nthr, &b, &e);
+    bh_split(j->rows, 1, tid, nthr, &b, &e);
     for (size_t r = b; r < e; r++) {
         const float *xr = (const float *)j->x + r * j->cols;
         float s;

@@ -133,7 +133,7 @@ static void vector_task(void *arg, unsigned tid, unsigned nthr)
 
     if (tid == 0)
         j->used = nthr;
-    tk_split(j->r, 16, tid, nthr, &b, &e);
+    bh_split(j->r, 16, tid, nthr, &b, &e);
     memset(&j->parts[tid], 0, sizeof(part));
     if (e > b) {
         reduce_part(j, j->x + b, e - b, &j->parts[tid]);
@@ -147,7 +147,7 @@ static void rows_task(void *arg, unsigned tid, unsigned nthr)
     red_job *j = arg;
     size_t b, e;
 
-    tk_split(j->outer, 1, tid, nthr, &b, &e);
+    bh_split(j->outer, 1, tid, nthr, &b, &e);
     for (size_t o = b; o < e; o++) {
         part p;
 
@@ -211,13 +211,13 @@ static void strided_task(void *arg, unsigned tid, unsigned nthr)
     size_t b, e;
 
     if (j->outer >= nthr) {
-        tk_split(j->outer, 1, tid, nthr, &b, &e);
+        bh_split(j->outer, 1, tid, nthr, &b, &e);
         for (size_t o = b; o < e; o++)
             for (size_t c = 0; c < j->inner; c += COL_CHUNK)
                 columns(j, o, c, j->inner - c < COL_CHUNK ? j->inner : c + COL_CHUNK);
         return;
     }
-    tk_split(j->inner, 16, tid, nthr, &b, &e);
+    bh_split(j->inner, 16, tid, nthr, &b, &e);
     for (size_t o = 0; o < j->outer; o++)
         for (size_t c = b; c < e; c += COL_CHUNK)
             columns(j, o, c, e - c < COL_CHUNK ? e : c + COL_CHUNK);

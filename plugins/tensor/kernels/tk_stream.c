@@ -22,7 +22,7 @@ static void stream_task(void *arg, unsigned tid, unsigned nthr)
     const stream_job *j = arg;
     size_t b, e;
 
-    tk_split(j->n, 8, tid, nthr, &b, &e);
+    bh_split(j->n, 8, tid, nthr, &b, &e);
     if (e <= b)
         return;
     j->ops->stream(j->kind, j->a + b, j->b + b, j->c + b, e - b, j->s, j->nt);

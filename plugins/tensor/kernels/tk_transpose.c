@@ -150,9 +150,9 @@ static void tr_task(void *arg, unsigned tid, unsigned nthr)
     int by_outer = j->outer_count >= nthr || j->row_bytes != 0;
 
     if (by_outer)
-        tk_split(j->outer_count, 1, tid, nthr, &b, &e);
+        bh_split(j->outer_count, 1, tid, nthr, &b, &e);
     else
-        tk_split(j->rows, TILE, tid, nthr, &b, &e);
+        bh_split(j->rows, TILE, tid, nthr, &b, &e);
     for (size_t k = by_outer ? b : 0; k < (by_outer ? e : j->outer_count); k++) {
         size_t so, dof;
 

@@ -62,7 +62,7 @@ static void test_split(void **state)
             for (unsigned t = 0; t < nthr; t++) {
                 size_t b, e;
 
-                tk_split(n, 16, t, nthr, &b, &e);
+                bh_split(n, 16, t, nthr, &b, &e);
                 assert_int_equal(b, next);
                 assert_true(e >= b && e <= n);
                 assert_true(b % 16 == 0 || b == n);
