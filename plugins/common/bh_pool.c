@@ -15,8 +15,6 @@
 #define cpu_relax() ((void)0)
 #endif
 
-/* Pause instructions a worker spins before it sleeps. */
-#define SPIN_LIMIT (1u << 16)
 /* Pause instructions the caller spins for claimed tasks to finish before
  * it yields its CPU between checks. */
 #define JOIN_SPINS (1u << 12)
@@ -29,6 +27,7 @@ typedef struct worker {
 struct bh_pool {
     uint32_t n;              /* threads including the caller */
     uint32_t started;        /* workers actually created */
+    uint32_t spin;           /* pause instructions before a worker sleeps */
     pthread_t *threads;      /* n - 1 workers */
     worker *workers;
     pthread_mutex_t mu;
@@ -103,7 +102,7 @@ static uint32_t wait_gen(bh_pool *p, uint32_t seen)
     while ((g = gen_of(atomic_load_explicit(&p->word, memory_order_acquire))) ==
                seen &&
            !atomic_load_explicit(&p->stop, memory_order_relaxed)) {
-        if (++spins < SPIN_LIMIT) {
+        if (++spins < p->spin) {
             cpu_relax();
             continue;
         }
@@ -137,7 +136,7 @@ static void *worker_main(void *v)
     return NULL;
 }
 
-bh_pool *bh_pool_create(uint32_t nthreads)
+bh_pool *bh_pool_create(uint32_t nthreads, uint32_t spin)
 {
     bh_pool *p;
 
@@ -147,6 +146,7 @@ bh_pool *bh_pool_create(uint32_t nthreads)
     if (p == NULL)
         return NULL;
     p->n = nthreads;
+    p->spin = spin != 0 ? spin : BH_POOL_SPIN_DEFAULT;
     atomic_init(&p->word, 0); /* generation 0 with 0 tasks: nothing to do */
     atomic_init(&p->done, 0);
     atomic_init(&p->stop, 0);

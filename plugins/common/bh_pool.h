@@ -25,8 +25,13 @@ typedef void (*bh_pool_fn)(void *arg, uint32_t task, uint32_t tasks,
                            uint32_t thread);
 
 /* A pool of nthreads threads including the caller (1 to 1024: 1 starts no
- * worker). NULL when a thread or memory could not be had. */
-bh_pool *bh_pool_create(uint32_t nthreads);
+ * worker). After a call a worker spins `spin` pause instructions for the
+ * next one before it sleeps (0: BH_POOL_SPIN_DEFAULT): long enough to
+ * catch back-to-back calls, short enough not to take the CPU from other
+ * threads of the process (a BLAS library's) between them. NULL when a
+ * thread or memory could not be had. */
+#define BH_POOL_SPIN_DEFAULT (1u << 16)
+bh_pool *bh_pool_create(uint32_t nthreads, uint32_t spin);
 
 /* Stops and joins the workers and frees p (NULL is fine). No call may be
  * running. */

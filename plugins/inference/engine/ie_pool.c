@@ -10,6 +10,11 @@
 
 #include <stdint.h>
 
+/* Pause instructions a worker spins for the next job: a decode step's jobs
+ * come back to back, but with matvec=backend the BLAS library's own
+ * threads need the CPUs between them. */
+#define IE_POOL_SPIN 4000u
+
 /* The engine task behind one pool call. */
 typedef struct ie_call {
     ie_task_fn fn;
@@ -29,7 +34,7 @@ ie_pool *ie_pool_create(int threads)
 {
     if (threads < 2 || threads > 1024)
         return NULL;
-    return bh_pool_create((uint32_t)threads);
+    return bh_pool_create((uint32_t)threads, IE_POOL_SPIN);
 }
 
 void ie_pool_destroy(ie_pool *p)

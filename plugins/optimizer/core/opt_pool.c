@@ -24,7 +24,7 @@ opt_pool *opt_pool_create(unsigned nthreads)
 {
     if (nthreads < 1 || nthreads > 256)
         return NULL;
-    return bh_pool_create(nthreads);
+    return bh_pool_create(nthreads, 0);
 }
 
 void opt_pool_destroy(opt_pool *p)

@@ -30,7 +30,7 @@ tk_pool *tk_pool_create(unsigned nthreads)
 {
     if (nthreads < 1 || nthreads > 256)
         return NULL;
-    return bh_pool_create(nthreads);
+    return bh_pool_create(nthreads, 0);
 }
 
 void tk_pool_destroy(tk_pool *p)
