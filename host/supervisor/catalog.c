@@ -7,8 +7,14 @@
 #include "outcome.h"
 #include "worker_spawn.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+/* Describe workers one bh_catalog_prefetch runs at once, at most. */
+#define CATALOG_THREADS 8
 
 void bh_catalog_init(bh_catalog *c, char *const *config_dirs, size_t n_dirs)
 {
@@ -78,7 +84,9 @@ static void describe(bh_catalog *c, bh_catalog_entry *en)
     bh_worker_outcome_free(&out);
 }
 
-const bh_catalog_entry *bh_catalog_get(bh_catalog *c, const char *name)
+/* The entry for name, added (resolved and safety-checked, not yet
+ * described: ->pending) when it is new. */
+static bh_catalog_entry *entry_for(bh_catalog *c, const char *name)
 {
     bh_catalog_entry *en;
     bh_error e = {""};
@@ -96,10 +104,74 @@ const bh_catalog_entry *bh_catalog_get(bh_catalog *c, const char *name)
         en->status = BH_ST_FAILED;
         en->error = bh_xstrdup(e.msg);
     } else {
-        describe(c, en);
+        en->pending = 1;
     }
     BH_PUSH(c->entries, c->n, c->cap, en);
     return en;
+}
+
+const bh_catalog_entry *bh_catalog_get(bh_catalog *c, const char *name)
+{
+    bh_catalog_entry *en = entry_for(c, name);
+
+    if (en->pending) {
+        describe(c, en);
+        en->pending = 0;
+    }
+    return en;
+}
+
+/* Shared state of the describe threads of one bh_catalog_prefetch. */
+typedef struct prefetch_job {
+    bh_catalog *c;
+    bh_catalog_entry **todo;
+    size_t n;
+    atomic_size_t next;
+} prefetch_job;
+
+/* Thread body: describes entries until none is left. */
+static void *prefetch_thread(void *arg)
+{
+    prefetch_job *j = arg;
+    size_t i;
+
+    while ((i = atomic_fetch_add(&j->next, 1)) < j->n) {
+        describe(j->c, j->todo[i]);
+        j->todo[i]->pending = 0;
+    }
+    return NULL;
+}
+
+void bh_catalog_prefetch(bh_catalog *c, char *const *names, size_t n)
+{
+    prefetch_job j = {c, bh_xcalloc(n ? n : 1, sizeof(*j.todo)), 0, 0};
+    pthread_t th[CATALOG_THREADS];
+    size_t nth = 0;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t want;
+
+    for (size_t i = 0; i < n; i++) {
+        bh_catalog_entry *en = entry_for(c, names[i]);
+        int seen = 0;
+
+        for (size_t k = 0; k < j.n; k++)
+            seen |= j.todo[k] == en;
+        if (en->pending && !seen)
+            j.todo[j.n++] = en;
+    }
+    /* a describe worker mostly waits for its process to start and load
+     * the plugin (a GPU runtime's initialisation): a few per CPU */
+    want = cpus > 0 ? (size_t)cpus * 2 : 2;
+    want = want < CATALOG_THREADS ? want : CATALOG_THREADS;
+    want = want < j.n ? want : j.n;
+    for (; nth < want; nth++)
+        if (pthread_create(&th[nth], NULL, prefetch_thread, &j) != 0)
+            break;
+    prefetch_thread(&j); /* the caller helps, and finishes alone if no
+                          * thread could be started */
+    for (size_t t = 0; t < nth; t++)
+        pthread_join(th[t], NULL);
+    free(j.todo);
 }
 
 void bh_catalog_scan(bh_catalog *c, char **dup_msg)
@@ -109,6 +181,7 @@ void bh_catalog_scan(bh_catalog *c, char **dup_msg)
     bh_strbuf dups = BH_STRBUF_INIT;
 
     bh_loader_list(&c->sp, &files, &n);
+    bh_catalog_prefetch(c, files, n);
     for (size_t i = 0; i < n; i++) {
         const bh_catalog_entry *en = bh_catalog_get(c, files[i]);
         const char *id = en->info ? bh_json_str(en->info, "plugin_id", "")

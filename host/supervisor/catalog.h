@@ -17,6 +17,7 @@ typedef struct bh_catalog_entry {
     bh_status status;   /* BH_ST_OK, or why info is missing */
     char *error;        /* one line when status != OK */
     uint64_t describe_ns;
+    int pending;        /* found and safe, not described yet */
 } bh_catalog_entry;
 
 typedef struct bh_catalog {
@@ -36,6 +37,11 @@ void bh_catalog_free(bh_catalog *c);
 /* The entry for a plugin name or path, describing it on first use. Never
  * NULL; check ->status. Borrowed, valid until bh_catalog_free. */
 const bh_catalog_entry *bh_catalog_get(bh_catalog *c, const char *name);
+
+/* Describes the plugins of names[0..n) that are not in the catalog yet,
+ * several describe workers at a time (their process start and plugin
+ * initialisation overlap); bh_catalog_get then returns them at once. */
+void bh_catalog_prefetch(bh_catalog *c, char *const *names, size_t n);
 
 /* Describes every plugin file on the search path. Entries are added in
  * path order; duplicate plugin ids are reported through dup_msg (a new
