@@ -31,6 +31,13 @@ int bh_cmd_compare(int argc, char **argv);
  * result file; BH_EXIT_IO when a result file is missing or malformed or a
  * report cannot be written. */
 int bh_cmd_report(int argc, char **argv);
+/* bhost ci-matrix [DIR|CONFIG...]: the GitHub Actions job matrix as JSON;
+ * BH_EXIT_CONFIG for a bad config, BH_EXIT_USAGE for bad options. */
+int bh_cmd_ci_matrix(int argc, char **argv);
+/* bhost merge OUT SHARD...: joins shard results into one run document;
+ * BH_EXIT_USAGE when the shards do not belong together, BH_EXIT_IO when a
+ * file is unreadable or malformed or OUT cannot be written. */
+int bh_cmd_merge(int argc, char **argv);
 /* Hidden: the regression engine's own evaluation (tools/eval-regress.sh). */
 int bh_cmd_regress_eval(int argc, char **argv);
 /* Hidden: evaluates the history detector on synthetic series. */

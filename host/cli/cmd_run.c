@@ -12,6 +12,7 @@
 #include "plan.h"
 #include "report.h"
 #include "result_doc.h"
+#include "run_ci.h"
 #include "run_verdict.h"
 #include "sysinfo.h"
 
@@ -63,6 +64,12 @@ static const char run_usage[] =
     "                       system fingerprint\n"
     "  --ignore-param KEY   match baseline cases with parameter KEY left out\n"
     "                       of the ids (repeatable)\n"
+    "  --shard I/N          run only share I of N of the cases: a deterministic\n"
+    "                       split balanced by the durations recorded in\n"
+    "                       earlier results (else by case count); join the\n"
+    "                       shards with bhost merge\n"
+    "  --backend NAME       run only the cases of backend NAME, 'none' for\n"
+    "                       the cases that use no backend (repeatable)\n"
     "  -h, --help           this help\n";
 
 /* Options of one run command. */
@@ -82,6 +89,7 @@ typedef struct run_opts {
     int verbose;
     int allow_unsafe;
     bh_run_verdict verdict; /* --baseline and friends */
+    bh_run_ci ci;           /* --shard, --backend, git metadata */
 } run_opts;
 
 static void on_signal(int sig)
@@ -110,6 +118,8 @@ static int parse(int argc, char **argv, run_opts *o)
         {"no-confirm", no_argument, NULL, 'C'},
         {"force", no_argument, NULL, 'F'},
         {"ignore-param", required_argument, NULL, 'I'},
+        {"shard", required_argument, NULL, 'X'},
+        {"backend", required_argument, NULL, 'K'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     int ch;
@@ -175,6 +185,14 @@ static int parse(int argc, char **argv, run_opts *o)
         case 'I':
             BH_PUSH(o->verdict.ignore_params, o->verdict.n_ignore, o->verdict.cap_ignore,
                     optarg);
+            break;
+        case 'X':
+            if (bh_run_ci_set_shard(&o->ci, optarg) != 0)
+                return -1;
+            break;
+        case 'K':
+            if (bh_run_ci_add_backend(&o->ci, optarg) != 0)
+                return -1;
             break;
         default:
             bh_cli_error("run: unknown or incomplete option '%s' (see bhost "
@@ -314,6 +332,9 @@ int bh_cmd_run(int argc, char **argv)
         free(o.filters);
         return rc;
     }
+    bh_run_ci_select(&o.ci, &plan, o.results_dir, cfg->name, o.verdict.base_doc,
+                     o.verdict.ignore_params, o.verdict.n_ignore);
+    meta.git = bh_run_ci_git(&o.ci);
     bh_utc_iso8601(meta.started_at);
     bh_utc_compact(stamp);
     signal(SIGINT, on_signal);
@@ -327,6 +348,7 @@ int bh_cmd_run(int argc, char **argv)
     meta.duration_s = (double)(bh_now_ns() - t0) / 1e9;
     bh_utc_iso8601(meta.finished_at);
     doc = bh_result_build(&meta, &plan, &cat);
+    bh_run_ci_record(&o.ci, doc);
     bh_run_verdict_apply(&o.verdict, doc, &plan, &xo, !o.quiet && !o.json, stderr);
     host_name(host);
     path = o.out ? bh_xstrdup(o.out)
@@ -373,6 +395,7 @@ int bh_cmd_run(int argc, char **argv)
     free(used);
     free(path);
     bh_run_verdict_free(&o.verdict);
+    bh_run_ci_free(&o.ci);
     cJSON_Delete(doc);
     cJSON_Delete(meta.system);
     bh_plan_free(&plan);

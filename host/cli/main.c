@@ -29,6 +29,9 @@ static const char usage[] =
     "  report RESULT.json\n"
     "                    HTML, Markdown, JUnit XML, CSV, Google Benchmark\n"
     "                    and Bencher exports of a result file\n"
+    "  ci-matrix [DIR]   the GitHub Actions job matrix of a folder of configs\n"
+    "  merge OUT SHARD.json...\n"
+    "                    join the results of run --shard I/N into one run\n"
     "\n"
     "Run 'bhost <command> --help' for the options of a command.\n"
     "Plugins are searched in BHOST_PLUGIN_PATH, the config's plugin_path,\n"
@@ -90,9 +93,13 @@ int main(int argc, char **argv)
         return bh_cmd_report(argc - 1, argv + 1);
     if (strcmp(cmd, "history") == 0)
         return bh_cmd_history(argc - 1, argv + 1);
+    if (strcmp(cmd, "ci-matrix") == 0)
+        return bh_cmd_ci_matrix(argc - 1, argv + 1);
+    if (strcmp(cmd, "merge") == 0)
+        return bh_cmd_merge(argc - 1, argv + 1);
     if (strcmp(cmd, "__history-eval") == 0)
         return bh_cmd_history_eval(argc - 1, argv + 1);
     bh_cli_error("unknown command '%s' (expected run, compare, history, report, list, "
-                 "info, validate or check-plugin; see bhost --help)", cmd);
+                 "info, validate, check-plugin, ci-matrix or merge; see bhost --help)", cmd);
     return BH_EXIT_USAGE;
 }

@@ -264,6 +264,26 @@ static cJSON *plugins_json(const bh_catalog *cat)
     return arr;
 }
 
+cJSON *bh_result_git_json(const bh_run_git *g)
+{
+    cJSON *o = cJSON_CreateObject();
+
+    if (g && g->commit)
+        cJSON_AddStringToObject(o, "commit", g->commit);
+    else
+        cJSON_AddNullToObject(o, "commit");
+    if (g && g->branch)
+        cJSON_AddStringToObject(o, "branch", g->branch);
+    else
+        cJSON_AddNullToObject(o, "branch");
+    if (g && g->dirty >= 0)
+        cJSON_AddBoolToObject(o, "dirty", g->dirty);
+    else
+        cJSON_AddNullToObject(o, "dirty");
+    cJSON_AddStringToObject(o, "source", g && g->source ? g->source : "none");
+    return o;
+}
+
 cJSON *bh_result_build(const bh_run_meta *m, const bh_plan *plan,
                        const bh_catalog *cat)
 {
@@ -289,6 +309,7 @@ cJSON *bh_result_build(const bh_run_meta *m, const bh_plan *plan,
     cJSON_AddStringToObject(run, "finished_at", m->finished_at);
     cJSON_AddNumberToObject(run, "duration_s", m->duration_s);
     cJSON_AddBoolToObject(run, "complete", !m->interrupted);
+    cJSON_AddItemToObject(run, "git", bh_result_git_json(m->git));
     cJSON_AddItemToObject(run, "plugins", plugins_json(cat));
     cJSON_AddItemToObject(doc, "system",
                           m->system ? cJSON_Duplicate(m->system, 1)

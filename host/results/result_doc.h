@@ -12,6 +12,14 @@
 
 #define BH_RESULT_SCHEMA "bhost.result/1"
 
+/* The source revision a run measured (run.git in the document). */
+typedef struct bh_run_git {
+    const char *commit; /* hex object id, NULL when unknown */
+    const char *branch; /* NULL when detached or unknown */
+    int dirty;          /* 1 modified tracked files, 0 clean, -1 unknown */
+    const char *source; /* "GITHUB_SHA" (the CI variable), "git" or "none" */
+} bh_run_git;
+
 /* What the run knew about itself besides the cases. */
 typedef struct bh_run_meta {
     const bh_config *cfg;
@@ -23,12 +31,17 @@ typedef struct bh_run_meta {
     double duration_s;
     int interrupted;
     cJSON *system;          /* fingerprint, borrowed */
+    const bh_run_git *git;  /* borrowed; NULL: written as unknown */
 } bh_run_meta;
 
 /* Builds the whole document (caller deletes). The plugins section lists
- * every catalog entry the plan used, with its file hash. */
+ * every catalog entry the plan used, with its file hash; run.git always
+ * holds commit, branch (strings or null) and dirty (bool or null). */
 cJSON *bh_result_build(const bh_run_meta *m, const bh_plan *plan,
                        const bh_catalog *cat);
+
+/* The run.git object of g (NULL: every field null); new object. */
+cJSON *bh_result_git_json(const bh_run_git *g);
 
 /* The JSON form of one case (used by the document and by exporters). */
 cJSON *bh_result_case(const bh_case *c);

@@ -76,6 +76,25 @@ static size_t first_duplicate(const cJSON *cases, size_t n)
     return first;
 }
 
+/* True for a missing member, null, or a value of the given cJSON type. */
+static int null_or(const cJSON *o, const char *key, int type)
+{
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, key);
+
+    return !it || cJSON_IsNull(it) || (it->type & 0xff & type) != 0;
+}
+
+/* run.git, when present: an object of commit/branch strings and a dirty
+ * flag, each possibly null. */
+static int git_ok(const cJSON *run)
+{
+    const cJSON *g = cJSON_GetObjectItemCaseSensitive(run, "git");
+
+    return !g || (cJSON_IsObject(g) && null_or(g, "commit", cJSON_String) &&
+                  null_or(g, "branch", cJSON_String) &&
+                  null_or(g, "dirty", cJSON_True | cJSON_False));
+}
+
 int bh_result_validate(const cJSON *doc, const char *name, bh_error *e)
 {
     const cJSON *cases;
@@ -92,6 +111,10 @@ int bh_result_validate(const cJSON *doc, const char *name, bh_error *e)
                             BH_RESULT_SCHEMA);
     if (!cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(doc, "run")))
         return bh_error_set(e, "%s: expected a \"run\" object", name);
+    if (!git_ok(cJSON_GetObjectItemCaseSensitive(doc, "run")))
+        return bh_error_set(e, "%s: run.git: expected an object with \"commit\" and "
+                               "\"branch\" (string or null) and \"dirty\" (bool or null)",
+                            name);
     cases = cJSON_GetObjectItemCaseSensitive(doc, "cases");
     if (!cJSON_IsArray(cases))
         return bh_error_set(e, "%s: expected a \"cases\" array", name);
@@ -163,6 +186,19 @@ cJSON *bh_result_read(const char *path, bh_error *e)
     doc = bh_result_parse(text, len, path, e);
     free(text);
     return doc;
+}
+
+void bh_result_git(const cJSON *doc, const char **commit, const char **branch, int *dirty)
+{
+    const cJSON *g = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(doc, "run"), "git");
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(g, "commit");
+    const cJSON *b = cJSON_GetObjectItemCaseSensitive(g, "branch");
+    const cJSON *d = cJSON_GetObjectItemCaseSensitive(g, "dirty");
+
+    *commit = cJSON_IsString(c) ? c->valuestring : NULL;
+    *branch = cJSON_IsString(b) ? b->valuestring : NULL;
+    *dirty = cJSON_IsBool(d) ? cJSON_IsTrue(d) : -1;
 }
 
 const cJSON *bh_result_find_case(const cJSON *doc, const char *id)

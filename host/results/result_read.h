@@ -13,7 +13,9 @@
 
 /* Reads and validates a result file: JSON within the limits, an object
  * with schema "bhost.result/1", a "run" object, a "cases" array whose
- * elements are objects with a string "id" and "status", unique ids.
+ * elements are objects with a string "id" and "status", unique ids, and
+ * when present a run.git object of commit/branch (string or null) and
+ * dirty (bool or null).
  * Returns the document (caller deletes) or NULL with e =
  * "FILE: message" naming what was expected. */
 cJSON *bh_result_read(const char *path, bh_error *e);
@@ -27,6 +29,11 @@ cJSON *bh_result_parse(const char *text, size_t len, const char *name,
 /* The schema checks on a document already parsed (name is used in
  * messages). */
 int bh_result_validate(const cJSON *doc, const char *name, bh_error *e);
+
+/* run.git of a document: *commit and *branch (borrowed, NULL when
+ * unknown) and *dirty (1, 0, or -1 unknown). Results written before git
+ * metadata was recorded have no run.git: everything unknown. */
+void bh_result_git(const cJSON *doc, const char **commit, const char **branch, int *dirty);
 
 /* The case with the given id in a document, or NULL. */
 const cJSON *bh_result_find_case(const cJSON *doc, const char *id);

@@ -597,3 +597,16 @@ void bh_plan_filter(bh_plan *plan, char *const *patterns, size_t n)
     }
     plan->n = kept;
 }
+
+void bh_plan_keep(bh_plan *plan, const unsigned char *keep)
+{
+    size_t kept = 0;
+
+    for (size_t i = 0; i < plan->n; i++) {
+        if (keep[i])
+            plan->cases[kept++] = plan->cases[i];
+        else
+            case_free(&plan->cases[i]);
+    }
+    plan->n = kept;
+}

@@ -68,4 +68,8 @@ void bh_plan_free(bh_plan *plan);
 /* Keeps only the cases whose id matches one of the glob patterns (all
  * cases when n == 0). */
 void bh_plan_filter(bh_plan *plan, char *const *patterns, size_t n);
+
+/* Keeps only the cases i with keep[i] != 0 (keep has plan->n entries),
+ * in their order; the others are freed. */
+void bh_plan_keep(bh_plan *plan, const unsigned char *keep);
 #endif

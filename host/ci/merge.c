@@ -1,0 +1,334 @@
+/* Joining shard results into one run document (merge.h). */
+#define _GNU_SOURCE
+#include "merge.h"
+
+#include "bh_mem.h"
+#include "compare_backends.h"
+#include "result_read.h"
+#include "roofline.h"
+#include "shard.h"
+#include "sysinfo.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One shard's run.shard, checked. */
+typedef struct shard_rec {
+    long index, count, total;
+    const char *partition;
+    const cJSON *positions;
+    const cJSON *cases;
+} shard_rec;
+
+static const cJSON *get(const cJSON *o, const char *key)
+{
+    return cJSON_GetObjectItemCaseSensitive(o, key);
+}
+
+/* A string member, or "" when absent or not a string. */
+static const char *str(const cJSON *o, const char *key)
+{
+    const cJSON *s = get(o, key);
+
+    return cJSON_IsString(s) ? s->valuestring : "";
+}
+
+/* An integral number in [lo, hi] into *v; 0 or -1. */
+static int int_in(const cJSON *o, const char *key, long lo, long hi, long *v)
+{
+    const cJSON *x = get(o, key);
+
+    if (!cJSON_IsNumber(x) || x->valuedouble != floor(x->valuedouble) || x->valuedouble < lo ||
+        x->valuedouble > hi)
+        return -1;
+    *v = (long)x->valuedouble;
+    return 0;
+}
+
+/* Checks doc's run.shard and fills *r; 0 or -1 with e set. */
+static int read_shard(const cJSON *doc, const char *name, shard_rec *r, bh_error *e)
+{
+    const cJSON *s = get(get(doc, "run"), "shard");
+    const cJSON *p;
+    long prev = -1;
+
+    if (!s)
+        return bh_error_set(e, "%s: not a shard result (no run.shard; made by bhost run "
+                               "--shard I/N)", name);
+    r->cases = get(doc, "cases");
+    r->positions = get(s, "positions");
+    r->partition = str(s, "partition");
+    if (!cJSON_IsObject(s) || int_in(s, "count", 1, BH_SHARD_MAX, &r->count) != 0 ||
+        int_in(s, "index", 1, r->count, &r->index) != 0 ||
+        int_in(s, "cases_total", 0, 100000000, &r->total) != 0 || strlen(r->partition) != 64 ||
+        !cJSON_IsArray(r->positions) ||
+        cJSON_GetArraySize(r->positions) != cJSON_GetArraySize(r->cases))
+        return bh_error_set(e, "%s: run.shard: expected index, count, cases_total, a 64-hex "
+                               "partition and one position per case", name);
+    cJSON_ArrayForEach(p, r->positions) {
+        if (!cJSON_IsNumber(p) || p->valuedouble != floor(p->valuedouble) ||
+            p->valuedouble <= (double)prev || p->valuedouble >= (double)r->total)
+            return bh_error_set(e, "%s: run.shard.positions: expected ascending integers "
+                                   "below cases_total %ld", name, r->total);
+        prev = (long)p->valuedouble;
+    }
+    return 0;
+}
+
+/* Compares one string field of two documents; -1 with e set when they
+ * differ. */
+static int same(const char *what, const char *a, const char *b, const char *na,
+                const char *nb, bh_error *e)
+{
+    if (strcmp(a, b) == 0)
+        return 0;
+    return bh_error_set(e, "shards of different %s: %s has '%s', %s has '%s'", what, na, a, nb,
+                        b);
+}
+
+/* The checks that two shards belong to one run. */
+static int check_pair(const cJSON *a, const cJSON *b, const shard_rec *ra, const shard_rec *rb,
+                      const char *na, const char *nb, bh_error *e)
+{
+    const cJSON *cfa = get(get(a, "run"), "config"), *cfb = get(get(b, "run"), "config");
+    const char *ga, *gb, *bra, *brb;
+    int da, db;
+    char *diff;
+
+    if (same("configs", str(cfa, "name"), str(cfb, "name"), na, nb, e) ||
+        same("config files (hash)", str(cfa, "hash"), str(cfb, "hash"), na, nb, e) ||
+        same("seeds", str(get(a, "run"), "seed"), str(get(b, "run"), "seed"), na, nb, e))
+        return -1;
+    diff = bh_sysinfo_diff(get(a, "system"), get(b, "system"));
+    if (diff) {
+        bh_error_set(e, "shards of different system fingerprints: %s vs %s: %s", na, nb, diff);
+        free(diff);
+        return -1;
+    }
+    bh_result_git(a, &ga, &bra, &da);
+    bh_result_git(b, &gb, &brb, &db);
+    if (ga && gb && same("git commits", ga, gb, na, nb, e))
+        return -1;
+    if (ra->count != rb->count)
+        return bh_error_set(e, "shards of different splits: %s is shard %ld/%ld, %s is "
+                               "%ld/%ld", na, ra->index, ra->count, nb, rb->index, rb->count);
+    if (ra->total != rb->total || strcmp(ra->partition, rb->partition) != 0)
+        return bh_error_set(e, "shards of different partitions: %s and %s split the cases "
+                               "differently (other filters or duration history)", na, nb);
+    return 0;
+}
+
+/* Every shard index once; -1 with e naming a duplicate or the missing. */
+static int check_indices(const shard_rec *r, const char *const *names, size_t n, bh_error *e)
+{
+    long count = r[0].count;
+    size_t *by = bh_xcalloc((size_t)count + 1, sizeof(*by)); /* 1 + file index */
+    int rc = 0;
+
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        if (by[r[i].index])
+            rc = bh_error_set(e, "%s and %s are both shard %ld/%ld", names[by[r[i].index] - 1],
+                              names[i], r[i].index, count);
+        by[r[i].index] = i + 1;
+    }
+    for (long k = 1; k <= count && rc == 0; k++)
+        if (!by[k]) {
+            char list[256] = "";
+            size_t len = 0;
+
+            for (long j = k; j <= count && len < sizeof(list) - 16; j++)
+                if (!by[j])
+                    len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%ld",
+                                            len ? ", " : "", j);
+            rc = bh_error_set(e, "missing shard%s %s of %ld (%zu given)",
+                              strchr(list, ',') ? "s" : "", list, count, n);
+        }
+    free(by);
+    return rc;
+}
+
+/* Places every shard's cases at their plan positions in a new array;
+ * NULL with e set when a case id or position is in two shards. */
+static cJSON *place_cases(const shard_rec *r, const char *const *names, size_t n, bh_error *e)
+{
+    size_t total = (size_t)r[0].total;
+    const cJSON **slot = bh_xcalloc(total ? total : 1, sizeof(*slot));
+    size_t *from = bh_xcalloc(total ? total : 1, sizeof(*from));
+    cJSON *out = NULL;
+    size_t placed = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        const cJSON *c = r[i].cases->child;
+        const cJSON *p;
+
+        cJSON_ArrayForEach(p, r[i].positions) {
+            size_t k = (size_t)p->valuedouble;
+
+            if (slot[k]) {
+                bh_error_set(e, "overlapping shards: %s and %s both hold case %zu ('%s')",
+                             names[from[k]], names[i], k, str(c, "id"));
+                goto out;
+            }
+            slot[k] = c;
+            from[k] = i;
+            placed++;
+            c = c->next;
+        }
+    }
+    if (placed != total) {
+        bh_error_set(e, "the shards hold %zu of the run's %zu cases", placed, total);
+        goto out;
+    }
+    out = cJSON_CreateArray();
+    for (size_t k = 0; k < total; k++) {
+        cJSON *c = cJSON_Duplicate(slot[k], 1);
+
+        cJSON_DeleteItemFromObjectCaseSensitive(c, "roofline");
+        if (get(c, "verdict"))
+            cJSON_ReplaceItemInObjectCaseSensitive(c, "verdict", cJSON_CreateNull());
+        cJSON_AddItemToArray(out, c);
+    }
+out:
+    free(from);
+    free(slot);
+    return out;
+}
+
+/* Adds plugins entries of src that dst lacks (by "requested"). */
+static void union_plugins(cJSON *dst, const cJSON *src)
+{
+    const cJSON *p;
+
+    if (!cJSON_IsArray(dst))
+        return;
+    cJSON_ArrayForEach(p, src) {
+        const cJSON *q;
+        int have = 0;
+
+        cJSON_ArrayForEach(q, dst) have |= strcmp(str(q, "requested"), str(p, "requested")) == 0;
+        if (!have)
+            cJSON_AddItemToArray(dst, cJSON_Duplicate(p, 1));
+    }
+}
+
+/* Sets a member of o to a new item, replacing what was there. */
+static void put(cJSON *o, const char *key, cJSON *v)
+{
+    if (get(o, key))
+        cJSON_ReplaceItemInObjectCaseSensitive(o, key, v);
+    else
+        cJSON_AddItemToObject(o, key, v);
+}
+
+/* The run object of the merged document. */
+static cJSON *merged_run(cJSON *const *docs, const char *const *names, const shard_rec *r,
+                         size_t n, int argc, char **argv)
+{
+    cJSON *run = cJSON_Duplicate(get(docs[0], "run"), 1);
+    cJSON *m = cJSON_CreateObject();
+    cJSON *list = cJSON_AddArrayToObject(m, "shards");
+    cJSON *cl = cJSON_AddArrayToObject(m, "command_line");
+    const char *start = NULL, *end = NULL;
+    double dur = 0;
+    int complete = 1, dirty = 0, dirty_known = 1;
+
+    cJSON_DeleteItemFromObjectCaseSensitive(run, "shard");
+    for (size_t i = 0; i < n; i++) {
+        const cJSON *ri = get(docs[i], "run");
+        const cJSON *d = get(ri, "duration_s");
+        cJSON *s = cJSON_CreateObject();
+        const char *c, *b;
+        int g;
+
+        if (!start || strcmp(str(ri, "started_at"), start) < 0)
+            start = str(ri, "started_at");
+        if (!end || strcmp(str(ri, "finished_at"), end) > 0)
+            end = str(ri, "finished_at");
+        dur += cJSON_IsNumber(d) ? d->valuedouble : 0;
+        complete &= cJSON_IsTrue(get(ri, "complete"));
+        bh_result_git(docs[i], &c, &b, &g);
+        dirty |= g == 1;
+        dirty_known &= g >= 0;
+        if (i > 0)
+            union_plugins(cJSON_GetObjectItemCaseSensitive(run, "plugins"), get(ri, "plugins"));
+        cJSON_AddStringToObject(s, "file", names[i]);
+        cJSON_AddNumberToObject(s, "index", (double)r[i].index);
+        cJSON_AddNumberToObject(s, "cases", (double)cJSON_GetArraySize(r[i].cases));
+        cJSON_AddStringToObject(s, "started_at", str(ri, "started_at"));
+        cJSON_AddStringToObject(s, "finished_at", str(ri, "finished_at"));
+        cJSON_AddNumberToObject(s, "duration_s", cJSON_IsNumber(d) ? d->valuedouble : 0);
+        cJSON_AddBoolToObject(s, "complete", cJSON_IsTrue(get(ri, "complete")));
+        cJSON_AddItemToArray(list, s);
+    }
+    for (int i = 0; i < argc; i++)
+        cJSON_AddItemToArray(cl, cJSON_CreateString(argv[i]));
+    cJSON_AddNumberToObject(m, "count", (double)r[0].count);
+    cJSON_AddStringToObject(m, "partition", r[0].partition);
+    put(run, "started_at", cJSON_CreateString(start));
+    put(run, "finished_at", cJSON_CreateString(end));
+    put(run, "duration_s", cJSON_CreateNumber(dur));
+    put(run, "complete", cJSON_CreateBool(complete));
+    if (cJSON_IsObject(get(run, "git")))
+        put(cJSON_GetObjectItemCaseSensitive(run, "git"), "dirty",
+            dirty ? cJSON_CreateTrue() : dirty_known ? cJSON_CreateFalse() : cJSON_CreateNull());
+    put(run, "merged", m);
+    return run;
+}
+
+cJSON *bh_merge_shards(cJSON *const *docs, const char *const *names, size_t n, int argc,
+                       char **argv, int *why, bh_error *e)
+{
+    shard_rec *r = bh_xcalloc(n ? n : 1, sizeof(*r));
+    cJSON *cases = NULL;
+    cJSON *doc = NULL;
+    cJSON *groups;
+    const cJSON *it;
+
+    *why = BH_MERGE_MALFORMED;
+    if (n == 0) {
+        bh_error_set(e, "no shard results to merge");
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (read_shard(docs[i], names[i], &r[i], e) != 0)
+            goto out;
+    *why = BH_MERGE_MISMATCH;
+    for (size_t i = 1; i < n; i++)
+        if (check_pair(docs[0], docs[i], &r[0], &r[i], names[0], names[i], e) != 0)
+            goto out;
+    if (check_indices(r, names, n, e) != 0)
+        goto out;
+    cases = place_cases(r, names, n, e);
+    if (!cases)
+        goto out;
+    doc = cJSON_CreateObject();
+    cJSON_ArrayForEach(it, docs[0]) {
+        static const char *const dropped[] = {"comparison", "roofs", "backend_comparison"};
+        int drop = 0;
+
+        for (size_t k = 0; k < sizeof(dropped) / sizeof(*dropped); k++)
+            drop |= strcmp(it->string, dropped[k]) == 0;
+        if (drop)
+            continue;
+        if (strcmp(it->string, "run") == 0)
+            cJSON_AddItemToObject(doc, "run", merged_run(docs, names, r, n, argc, argv));
+        else if (strcmp(it->string, "cases") == 0)
+            cJSON_AddItemToObject(doc, "cases", cases);
+        else
+            cJSON_AddItemToObject(doc, it->string, cJSON_Duplicate(it, 1));
+    }
+    bh_roofline_apply(doc);
+    groups = bh_report_backend_groups(doc);
+    if (cJSON_GetArraySize(groups) > 0)
+        cJSON_AddItemToObject(doc, "backend_comparison", groups);
+    else
+        cJSON_Delete(groups);
+    if (bh_result_validate(doc, "merged result", e) != 0) {
+        cJSON_Delete(doc);
+        doc = NULL;
+    }
+out:
+    free(r);
+    return doc;
+}
