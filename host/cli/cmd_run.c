@@ -250,6 +250,15 @@ static int exit_code(const bh_plan *plan, int interrupted)
     return BH_EXIT_OK;
 }
 
+/* Marks the result document doc as incomplete (run.complete false). */
+static void mark_incomplete(cJSON *doc)
+{
+    cJSON *run = cJSON_GetObjectItemCaseSensitive(doc, "run");
+
+    if (cJSON_IsObject(run))
+        cJSON_ReplaceItemInObjectCaseSensitive(run, "complete", cJSON_CreateFalse());
+}
+
 /* Writes the formats of the config's output: list next to the result
  * file (atomically) and names each on out. 0 or -1 (reported). */
 static int write_outputs(const cJSON *doc, const char *result, const bh_config *cfg,
@@ -350,6 +359,11 @@ int bh_cmd_run(int argc, char **argv)
     doc = bh_result_build(&meta, &plan, &cat);
     bh_run_ci_record(&o.ci, doc);
     bh_run_verdict_apply(&o.verdict, doc, &plan, &xo, !o.quiet && !o.json, stderr);
+    if (bh_interrupted && !meta.interrupted) {
+        /* interrupted during the confirmation reruns */
+        meta.interrupted = 1;
+        mark_incomplete(doc);
+    }
     host_name(host);
     path = o.out ? bh_xstrdup(o.out)
                  : bh_result_default_path(o.results_dir, cfg->name, stamp,
@@ -369,8 +383,11 @@ int bh_cmd_run(int argc, char **argv)
         bh_cli_error("cannot write results: %s", e.msg);
         rc = BH_EXIT_IO;
     }
-    if (bh_run_verdict_save(&o.verdict, doc, cfg->name, o.quiet || o.json ? stderr : stdout) !=
-        0)
+    if (meta.interrupted && o.verdict.save_baseline)
+        bh_cli_error("baseline '%s' not saved: the run is incomplete",
+                     o.verdict.save_baseline);
+    else if (bh_run_verdict_save(&o.verdict, doc, cfg->name,
+                                 o.quiet || o.json ? stderr : stdout) != 0)
         rc = BH_EXIT_IO;
     if (o.json) {
         char *text = cJSON_Print(doc);

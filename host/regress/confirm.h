@@ -78,7 +78,9 @@ typedef struct bh_regress_confirm_opts {
  * baseline document (for the unpaired mode). Cases that cannot be rerun
  * (not in plan, no plugin file of that name in baseline_plugins) get
  * conf.error and keep their first verdict. Spawns worker processes;
- * honours bh_interrupted. Returns the number of cases rerun. */
+ * honours bh_interrupted: an interrupted confirmation decides nothing
+ * (every suspect gets conf.error and keeps its first verdict). Returns the
+ * number of cases rerun. */
 size_t bh_regress_confirm(bh_regress_report *r, const bh_plan *plan,
                           const cJSON *base_doc, const bh_regress_config *cfg,
                           const bh_regress_confirm_opts *o);

@@ -199,8 +199,13 @@ size_t bh_regress_confirm(bh_regress_report *r, const bh_plan *plan,
     for (size_t i = 0; i < n; i++)
         slots[i] = (bh_exec_slot){sched[i].clone, sched[i].run};
     bh_exec_ordered(&cp, slots, n, &xo);
+    /* Interrupted: the reruns are partial, so nothing is decided on them
+     * and every suspect keeps its first verdict. */
     for (size_t k = 0; k < n_cases; k++)
-        collect(r, &cp, k, ids[k], base_doc, cfg, paired);
+        if (bh_interrupted)
+            fail_case(r, ids[k], "interrupted before the reruns finished");
+        else
+            collect(r, &cp, k, ids[k], base_doc, cfg, paired);
     free(slots);
     free(sched);
     free(ids);

@@ -199,7 +199,7 @@ static const char matrix_yaml[] =
     "              garbage_pipe]\n"
     "  - plugin: fx_faults2\n"
     "    name: stuck\n"
-    "    include: [deadlock, sleep]\n"
+    "    include: [deadlock, sleep, signals_hang]\n"
     "    defaults: {timeout: 2s}\n"
     "  - plugin: fx_faults2\n"
     "    name: isolated\n"
@@ -229,11 +229,12 @@ static void test_fault_matrix(void **state)
     expect_no_strays();
     doc = load_json(out);
     assert_true(cJSON_IsTrue(member(member(doc, "run"), "complete")));
-    assert_int_equal(cJSON_GetArraySize(member(doc, "cases")), 11);
+    assert_int_equal(cJSON_GetArraySize(member(doc, "cases")), 12);
     expect_case(doc, "fx_faults2/stack_overflow", "crashed", "SIGSEGV");
     expect_case(doc, "fx_faults2/divzero", "crashed", "SIGFPE");
     expect_case(doc, "fx_faults2/deadlock", "timeout", "timeout");
     expect_case(doc, "fx_faults2/sleep", "timeout", "timeout");
+    expect_case(doc, "fx_faults2/signals_hang", "timeout", "timeout");
     expect_case(doc, "fx_faults2/exit0", "failed",
                 "worker exited with status 0 before reporting");
     expect_case(doc, "fx_faults2/exit1", "failed",
@@ -250,6 +251,62 @@ static void test_fault_matrix(void **state)
     /* no failed case has a summary */
     assert_true(cJSON_IsNull(member(case_of(doc, "fx_faults2/divzero"),
                                     "summary")));
+    cJSON_Delete(doc);
+    tp_proc_free(&p);
+}
+
+/* The faults of fx_faults.so with nothing left behind: segfault, abort,
+ * busy loop, exit(3) and a flood on stdout and stderr at once (the log
+ * keeps the first 64 KiB of both and is flagged truncated; the flood
+ * never blocks the worker or the host, the timeout ends it). */
+static void test_fault_basics(void **state)
+{
+    static const char yaml[] =
+        "schema: 1\n"
+        "name: itest_faults1\n"
+        "defaults: {warmup: 0, sample_time: 1ms, samples: 3, runs: 1, seed: 9,\n"
+        "           timeout: 120s}\n"
+        "suites:\n"
+        "  - plugin: fx_faults\n"
+        "    include: [ok, crash, abort, exit]\n"
+        "    defaults: {runs: 2}\n"
+        "  - plugin: fx_faults\n"
+        "    name: endless\n"
+        "    include: [hang, spew]\n"
+        "    defaults: {timeout: 2s}\n";
+    const char *out = tmp_path("basics.json");
+    const char *args[] = {"run", write_config("basics.yaml", yaml), "--out",
+                          out, "--quiet", NULL};
+    tp_proc p;
+    cJSON *doc;
+    const cJSON *r0, *log;
+
+    (void)state;
+    tp_run(&p, tmp_root, args);
+    expect_code(&p, 1);
+    expect_no_strays();
+    doc = load_json(out);
+    assert_true(cJSON_IsTrue(member(member(doc, "run"), "complete")));
+    assert_int_equal(cJSON_GetArraySize(member(doc, "cases")), 6);
+    expect_measured(doc, "fx_faults/ok", 2);
+    expect_case(doc, "fx_faults/crash", "crashed", "SIGSEGV");
+    expect_case(doc, "fx_faults/abort", "crashed", "SIGABRT");
+    expect_case(doc, "fx_faults/exit", "failed",
+                "worker exited with status 3 before reporting");
+    expect_case(doc, "fx_faults/hang", "timeout", "timeout");
+    r0 = cJSON_GetArrayItem(
+        member(expect_case(doc, "fx_faults/spew", "timeout", "timeout"),
+               "runs"),
+        0);
+    assert_true(cJSON_IsTrue(member(r0, "log_truncated")));
+    log = member(r0, "log");
+    assert_true(cJSON_IsString(log));
+    assert_true(strlen(log->valuestring) <= 64 * 1024);
+    assert_true(strlen(log->valuestring) > 32 * 1024);
+    assert_has(log->valuestring, "fx_faults spew: stdout line 0\n");
+    assert_has(log->valuestring, "fx_faults spew: stderr line 0\n");
+    /* the host's own output stays small: the flood is not echoed */
+    assert_true(strlen(p.out) + strlen(p.err) < 16 * 1024);
     cJSON_Delete(doc);
     tp_proc_free(&p);
 }
@@ -459,6 +516,110 @@ static void test_sigterm_mid_run(void **state)
         assert_null(strstr(msg->valuestring, "while this case was running"));
         assert_has(msg->valuestring, "interrupted before");
     }
+    cJSON_Delete(doc);
+    tp_proc_free(&p);
+}
+
+/* Waits until bhost p printed phrase on stderr and then has the same
+ * worker child for several looks in a row; returns it (0: never). */
+static pid_t wait_stuck_worker(const tp_proc *p, const char *phrase)
+{
+    pid_t w = 0, last = 0;
+    int stable = 0;
+
+    for (int i = 0; i < 1200 && stable < 5; i++) {
+        char *err = tp_slurp(p->err_path);
+        int seen = strstr(err, phrase) != NULL;
+
+        free(err);
+        tp_sleep_ms(100);
+        w = seen ? tp_worker_child(p->pid) : 0;
+        stable = w && w == last ? stable + 1 : 0;
+        last = w;
+    }
+    return stable >= 5 ? w : 0;
+}
+
+/* The gate benchmark: spin_ns per iteration, hanging after pass runs
+ * counted in countfile. */
+static const char *gate_config(const char *file, int spin_ns, int pass,
+                               const char *countfile)
+{
+    char yaml[1024];
+
+    snprintf(yaml, sizeof(yaml),
+             "schema: 1\n"
+             "name: itest_confirm\n"
+             "defaults: {warmup: 0, sample_time: 1ms, samples: 3, runs: 6,\n"
+             "           timeout: 300s, seed: 5}\n"
+             "suites:\n"
+             "  - plugin: fx_faults2\n"
+             "    include: [gate]\n"
+             "    params: {spin_ns: %d, pass_runs: %d, countfile: '%s'}\n",
+             spin_ns, pass, countfile);
+    return write_config(file, yaml);
+}
+
+/* SIGTERM while suspect regressions are being rerun to confirm them: the
+ * run exits 6 and its result says incomplete; the reruns decide nothing
+ * (the first verdict stays, the confirmation says it was interrupted);
+ * no baseline is saved from the incomplete run; nothing outlives it. */
+static void test_sigterm_during_confirmation(void **state)
+{
+    const char *base = tmp_path("confirm_base.json");
+    const char *out = tmp_path("confirm.json");
+    const char *results = tmp_path("confirm_results");
+    const char *base_args[] = {
+        "run", gate_config("confirm_base.yaml", 0, 1000000,
+                           tmp_path("confirm_base.count")),
+        "--out", base, "--quiet", NULL};
+    const char *args[] = {
+        "run", gate_config("confirm.yaml", 20000, 6, tmp_path("confirm.count")),
+        "--out", out, "--results-dir", results, "--baseline", base,
+        "--ignore-param", "spin_ns", "--ignore-param", "pass_runs",
+        "--ignore-param", "countfile", "--save-baseline", "never", NULL};
+    tp_proc p;
+    cJSON *doc;
+    const cJSON *c, *m, *conf;
+    pid_t w;
+    char saved[1200];
+
+    (void)state;
+    tp_run(&p, tmp_root, base_args);
+    expect_code(&p, 0);
+    tp_proc_free(&p);
+
+    tp_start(&p, tmp_root, args);
+    w = wait_stuck_worker(&p, "confirming 1 suspect case");
+    if (!w) {
+        kill(p.pid, SIGKILL);
+        tp_finish(&p);
+        fail_msg("no confirmation rerun got stuck\nstderr:\n%s", p.err);
+    }
+    assert_int_equal(kill(p.pid, SIGTERM), 0);
+    tp_finish(&p);
+    expect_code(&p, 6);
+    assert_has(p.err, "interrupted: partial results written, run marked "
+                      "incomplete");
+    assert_has(p.err, "baseline 'never' not saved: the run is incomplete");
+    assert_int_equal(kill(w, 0), -1);
+    expect_no_strays();
+    snprintf(saved, sizeof(saved), "%s/itest_confirm/baselines/never.json",
+             results);
+    assert_int_equal(access(saved, F_OK), -1);
+
+    doc = load_json(out);
+    assert_true(cJSON_IsFalse(member(member(doc, "run"), "complete")));
+    /* the first phase finished: its one case is measured */
+    assert_int_equal(cJSON_GetArraySize(member(doc, "cases")), 1);
+    c = cJSON_GetArrayItem(member(doc, "cases"), 0);
+    expect_measured(doc, str_of(c, "id"), 6);
+    m = cJSON_GetArrayItem(member(member(c, "verdict"), "metrics"), 0);
+    assert_string_equal(str_of(m, "verdict"), "regressed");
+    assert_true(cJSON_IsTrue(member(m, "suspect")));
+    conf = member(m, "confirmation");
+    assert_true(cJSON_IsFalse(member(conf, "confirmed")));
+    assert_has(str_of(conf, "error"), "interrupted before the reruns finished");
     cJSON_Delete(doc);
     tp_proc_free(&p);
 }
@@ -754,11 +915,13 @@ static int group_teardown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fault_basics),
         cmocka_unit_test(test_fault_matrix),
         cmocka_unit_test(test_process_strays),
         cmocka_unit_test(test_killed_host),
         cmocka_unit_test(test_flaky_backend),
         cmocka_unit_test(test_sigterm_mid_run),
+        cmocka_unit_test(test_sigterm_during_confirmation),
         cmocka_unit_test(test_unsafe_plugin_files),
         cmocka_unit_test(test_plugin_path_hygiene),
         cmocka_unit_test(test_implicit_dirs),
