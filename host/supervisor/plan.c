@@ -510,10 +510,29 @@ static char *plugin_ref(const bh_suite *s)
                         s->plugin_pos.file, s->plugin);
 }
 
+/* Describes every plugin cfg names (its suites' plugins and the backend
+ * plugins) at once, several describe workers at a time, before the plan
+ * asks for them one by one. */
+static void prefetch_plugins(const bh_config *cfg, bh_catalog *cat)
+{
+    size_t n = 0, cap = cfg->n_suites + cfg->n_backends;
+    char **names = bh_xcalloc(cap ? cap : 1, sizeof(*names));
+
+    for (size_t si = 0; si < cfg->n_suites; si++)
+        names[n++] = plugin_ref(&cfg->suites[si]);
+    for (size_t b = 0; b < cfg->n_backends; b++)
+        names[n++] = bh_xasprintf("backend-%s", cfg->backends[b].name);
+    bh_catalog_prefetch(cat, names, n);
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
 int bh_plan_build(const bh_config *cfg, bh_catalog *cat, bh_plan *plan,
                   bh_error *e)
 {
     memset(plan, 0, sizeof(*plan));
+    prefetch_plugins(cfg, cat);
     for (size_t si = 0; si < cfg->n_suites; si++) {
         const bh_suite *s = &cfg->suites[si];
         char *ref = plugin_ref(s);
