@@ -14,6 +14,9 @@ packages=(
   build-essential meson ninja-build pkg-config python3 binutils
   libyaml-dev libcjson-dev libhwloc-dev libcmocka-dev libopenblas-dev
   libopenmpi-dev openmpi-bin
+  # host/store (SQLite, libpq), host/notify (libcurl); tests/store starts a
+  # real PostgreSQL server and reads stores with the sqlite3 and psql CLIs
+  libsqlite3-dev sqlite3 libpq-dev libcurl4-openssl-dev postgresql
   # tests/report: the tools that read bhost's exports
   chromium libbenchmark-tools python3-scipy python3-junitparser libxml2-utils
   # plugins/tokenizer: utf8proc, and its exactness test (spm_encode, node,

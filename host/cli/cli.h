@@ -26,6 +26,9 @@ int bh_cmd_check_plugin(int argc, char **argv);
  * folder; 0, BH_EXIT_USAGE, or BH_EXIT_IO when the folder cannot be read
  * (or, with --strict, a result file is malformed). */
 int bh_cmd_history(int argc, char **argv);
+/* bhost store ingest|info|runs|export: the results store; BH_EXIT_IO
+ * when the store cannot be opened or an ingested file was skipped. */
+int bh_cmd_store(int argc, char **argv);
 int bh_cmd_compare(int argc, char **argv);
 /* bhost report RESULT.json: writes the report formats of an existing
  * result file; BH_EXIT_IO when a result file is missing or malformed or a

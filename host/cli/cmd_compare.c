@@ -10,6 +10,7 @@
 #include "regress_config.h"
 #include "regress_json.h"
 #include "result_read.h"
+#include "run_store.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -45,6 +46,9 @@ static const char compare_usage[] =
     "                       spin[slowdown_pct=5] against spin[slowdown_pct=0]\n"
     "  --fail-on-regression exit 5 when a critical regression is found\n"
     "  --quiet              print only the summary line\n"
+    "  --notify URL         post the regressions (Slack-compatible JSON) to\n"
+    "                       the webhook URL; nothing is sent when nothing\n"
+    "                       regressed\n"
     "  -h, --help           this help\n"
     "\n"
     "Exit: 0 compared, 2 usage or not comparable without --force,\n"
@@ -63,6 +67,7 @@ typedef struct compare_opts {
     char **bfilters, **cfilters;
     size_t n_bfilters, cap_bfilters, n_cfilters, cap_cfilters;
     int json, force, fail, quiet;
+    const char *notify;
 } compare_opts;
 
 static int parse(int argc, char **argv, compare_opts *o)
@@ -78,6 +83,7 @@ static int parse(int argc, char **argv, compare_opts *o)
         {"force", no_argument, NULL, 'F'},
         {"fail-on-regression", no_argument, NULL, 'x'},
         {"quiet", no_argument, NULL, 'q'},
+        {"notify", required_argument, NULL, 'N'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     int ch;
@@ -116,6 +122,9 @@ static int parse(int argc, char **argv, compare_opts *o)
             break;
         case 'q':
             o->quiet = 1;
+            break;
+        case 'N':
+            o->notify = optarg;
             break;
         default:
             bh_cli_error("compare: unknown or incomplete option '%s' (see bhost compare "
@@ -267,6 +276,11 @@ int bh_cmd_compare(int argc, char **argv)
     bh_regress_compare_docs(base, cand, &rc, &match, &rep);
     meta = (bh_regress_meta){o.base, o.cand, sys, cfgd, o.force};
     code = emit(&o, &rep, &meta);
+    if (o.notify) {
+        /* the candidate with its verdicts: what ran, where, against what */
+        bh_regress_attach(cand, &rep, &meta);
+        bh_cli_notify(o.notify, cand, o.cand, o.json ? stderr : stdout);
+    }
     bh_regress_report_free(&rep);
 out:
     cJSON_Delete(base);

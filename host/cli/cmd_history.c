@@ -6,6 +6,8 @@
 #include "cli_args.h"
 #include "config.h"
 #include "history_report.h"
+#include "history_store.h"
+#include "store.h"
 #include "units.h"
 
 #include <getopt.h>
@@ -16,6 +18,7 @@
 
 static const char history_usage[] =
     "usage: bhost history RESULTS_DIR [options]\n"
+    "       bhost history --store FILE|URL [CASE_PATTERN...] [options]\n"
     "\n"
     "Reads every result file under RESULTS_DIR (recursively; baselines/\n"
     "folders are skipped), orders them by run.started_at and, per case,\n"
@@ -39,10 +42,19 @@ static const char history_usage[] =
     "  --pi-level L       coverage of the newest-value interval (default 0.99)\n"
     "  --strict           a malformed result file is an error (exit 4)\n"
     "                     instead of a warning\n"
+    "  --store FILE|URL   read the results store (an SQLite file such as\n"
+    "                     results/bhost.db, or a postgresql:// URL) instead\n"
+    "                     of a folder; CASE_PATTERNs select cases like --bench\n"
+    "  --branch NAME      with --store: only runs on this git branch\n"
+    "  --last N           with --store: only the newest N results per case\n"
+    "  --trend N          after each case, its newest N values: a sparkline,\n"
+    "                     the change over them, and one line per result\n"
+    "                     (time, branch@commit, value, change)\n"
     "  -h, --help         this help\n"
     "\n"
     "Exit status: 0, also when changes are found; 2 usage; 4 when\n"
-    "RESULTS_DIR cannot be read (or, with --strict, a file is malformed).\n";
+    "RESULTS_DIR or the store cannot be read (or, with --strict, a file is\n"
+    "malformed).\n";
 
 /* Options of one history command. */
 typedef struct history_cli {
@@ -53,6 +65,10 @@ typedef struct history_cli {
     int json;
     int strict;
     bh_history_analysis_opts ao;
+    const char *store;         /* --store: read the results store */
+    bh_store_history_opts so;  /* --branch, --last */
+    uint64_t trend;            /* --trend N, 0 = none */
+    char store_name[1024];     /* the store as shown (no password) */
 } history_cli;
 
 /* Parses a finite number in [lo, hi] (an optional trailing '%' when
@@ -86,6 +102,19 @@ static int parse_value(int ch, const char *arg, history_cli *o)
     case 'c':
         o->config = arg;
         return 0;
+    case 'S':
+        o->store = arg;
+        return 0;
+    case 'B':
+        o->so.branch = arg;
+        return 0;
+    case 'L':
+        if (bh_arg_u64("--last", arg, 1, 100000000, &u) != 0)
+            return -1;
+        o->so.last = (size_t)u;
+        return 0;
+    case 'T':
+        return bh_arg_u64("--trend", arg, 1, 100000000, &o->trend);
     case 'w':
         if (bh_arg_u64("--window", arg, 0, 1000000, &u) != 0)
             return -1;
@@ -144,6 +173,10 @@ static int parse(int argc, char **argv, history_cli *o)
         {"test", required_argument, NULL, 't'},
         {"unit", required_argument, NULL, 'u'},
         {"strict", no_argument, NULL, 's'},
+        {"store", required_argument, NULL, 'S'},
+        {"branch", required_argument, NULL, 'B'},
+        {"last", required_argument, NULL, 'L'},
+        {"trend", required_argument, NULL, 'T'},
         {NULL, 0, NULL, 0}};
     int ch;
 
@@ -164,11 +197,21 @@ static int parse(int argc, char **argv, history_cli *o)
             return -1;
         }
     }
-    if (optind != argc - 1) {
-        bh_cli_error("history: expected exactly one RESULTS_DIR (see bhost history --help)");
+    if (o->store) {
+        /* the operands are case patterns */
+        for (int i = optind; i < argc; i++)
+            BH_PUSH(o->bench, o->n_bench, o->cap_bench, argv[i]);
+        o->root = o->store;
+    } else if (optind != argc - 1) {
+        bh_cli_error("history: expected exactly one RESULTS_DIR, or --store FILE|URL (see "
+                     "bhost history --help)");
         return -1;
+    } else if (o->so.branch || o->so.last) {
+        bh_cli_error("history: --branch and --last need --store");
+        return -1;
+    } else {
+        o->root = argv[optind];
     }
-    o->root = argv[optind];
     if (bh_history_opts_check(&o->ao.detect) != 0) {
         bh_cli_error("history: --window must be 0 or at least twice --min-size (%zu)",
                      o->ao.detect.min_size);
@@ -238,7 +281,7 @@ static int print_series(const bh_history_set *set, const bh_history_result *r,
 
 /* The text report of the whole analysis. */
 static void print_text(const history_cli *o, const bh_history_set *set,
-                       const bh_history_analysis *a)
+                       const bh_history_runs_info *info, const bh_history_analysis *a)
 {
     size_t n_cps = 0, outside = 0, shown = 0;
 
@@ -253,6 +296,8 @@ static void print_text(const history_cli *o, const bh_history_set *set,
             continue;
         putchar('\n');
         outside += (size_t)print_series(set, &a->r[i], &o->ao);
+        if (o->trend)
+            bh_history_print_trend(stdout, set, info, a->r[i].series, (size_t)o->trend);
         n_cps += a->r[i].n_cps;
         shown++;
     }
@@ -261,9 +306,46 @@ static void print_text(const history_cli *o, const bh_history_set *set,
            shown, n_cps, n_cps == 1 ? "" : "s", outside, outside == 1 ? "" : "s");
 }
 
+/* Adds "trend" (the newest --trend N values) to each series of doc. */
+static void add_trends(cJSON *doc, const history_cli *o, const bh_history_set *set,
+                       const bh_history_runs_info *info, const bh_history_analysis *a)
+{
+    cJSON *j = cJSON_GetObjectItemCaseSensitive(doc, "series")->child;
+
+    /* bh_history_json lists the series with points in analysis order */
+    for (size_t i = 0; i < a->n && j; i++) {
+        if (a->r[i].series->n == 0)
+            continue;
+        cJSON_AddItemToObject(j, "trend",
+                              bh_history_trend_json(set, info, a->r[i].series, (size_t)o->trend));
+        j = j->next;
+    }
+}
+
+/* Loads the series from the store --store names; o->root becomes its
+ * name as shown. 0 or -1 (printed). */
+static int load_store(history_cli *o, const bh_history_filter *f, bh_history_set *set,
+                      bh_history_runs_info *info)
+{
+    bh_error e = {""};
+    bh_store *s = bh_store_open(o->store, &e);
+    int rc = s ? bh_history_load_store(s, f, &o->so, set, info, &e) : -1;
+
+    if (s) {
+        snprintf(o->store_name, sizeof(o->store_name), "%s", bh_store_name(s));
+        o->root = o->store_name;
+    }
+
+    if (rc != 0)
+        bh_cli_error("%s", e.msg);
+    bh_store_close(s);
+    return rc;
+}
+
 int bh_cmd_history(int argc, char **argv)
 {
     history_cli o;
+    bh_history_runs_info info;
     bh_history_filter f;
     bh_history_set set;
     bh_history_analysis an;
@@ -285,7 +367,13 @@ int bh_cmd_history(int argc, char **argv)
     f.strict = o.strict;
     memset(&set, 0, sizeof(set));
     memset(&an, 0, sizeof(an));
-    if (bh_history_load(o.root, &f, &set, &e) != 0) {
+    memset(&info, 0, sizeof(info));
+    if (o.store) {
+        if (load_store(&o, &f, &set, &info) != 0) {
+            rc = BH_EXIT_IO;
+            goto out;
+        }
+    } else if (bh_history_load(o.root, &f, &set, &e) != 0) {
         for (size_t i = 0; i < set.n_warnings; i++)
             bh_cli_error("warning: %s", set.warnings[i]);
         bh_cli_error("%s", e.msg);
@@ -301,7 +389,11 @@ int bh_cmd_history(int argc, char **argv)
     }
     if (o.json) {
         cJSON *doc = bh_history_json(o.root, &set, &o.ao, &an);
-        char *text = cJSON_Print(doc);
+        char *text;
+
+        if (o.trend)
+            add_trends(doc, &o, &set, &info, &an);
+        text = cJSON_Print(doc);
 
         cJSON_Delete(doc);
         if (!text) {
@@ -313,7 +405,7 @@ int bh_cmd_history(int argc, char **argv)
         fputc('\n', stdout);
         free(text);
     } else {
-        print_text(&o, &set, &an);
+        print_text(&o, &set, o.store ? &info : NULL, &an);
     }
     if (fflush(stdout) != 0) {
         bh_cli_error("history: cannot write the report to stdout");
@@ -322,6 +414,7 @@ int bh_cmd_history(int argc, char **argv)
 out:
     bh_history_analysis_free(&an);
     bh_history_set_free(&set);
+    bh_history_runs_info_free(&info);
     free(o.bench);
     return rc;
 }

@@ -13,6 +13,7 @@
 #include "report.h"
 #include "result_doc.h"
 #include "run_ci.h"
+#include "run_store.h"
 #include "run_verdict.h"
 #include "sysinfo.h"
 
@@ -70,6 +71,20 @@ static const char run_usage[] =
     "                       shards with bhost merge\n"
     "  --backend NAME       run only the cases of backend NAME, 'none' for\n"
     "                       the cases that use no backend (repeatable)\n"
+    "  --store FILE|URL     the results store the result is added to after\n"
+    "                       its JSON file is written, and store: baselines\n"
+    "                       come from: an SQLite file or a postgresql:// URL\n"
+    "                       (default: $BHOST_STORE, else\n"
+    "                       <results-dir>/bhost.db)\n"
+    "  --no-store           do not add the result to the store\n"
+    "  --baseline store:latest-BRANCH | store:nearest-ancestor\n"
+    "                       the newest run of this config on BRANCH (e.g.\n"
+    "                       store:latest-main), or of the nearest commit of\n"
+    "                       HEAD's first-parent history that has one, with\n"
+    "                       this system's fingerprint, from the store\n"
+    "  --notify URL         post the regressions (Slack-compatible JSON) to\n"
+    "                       the webhook URL; nothing is sent when nothing\n"
+    "                       regressed (needs --baseline)\n"
     "  -h, --help           this help\n";
 
 /* Options of one run command. */
@@ -89,6 +104,7 @@ typedef struct run_opts {
     int verbose;
     int allow_unsafe;
     bh_run_verdict verdict; /* --baseline and friends */
+    bh_run_store store;     /* --store, --no-store, --notify */
     bh_run_ci ci;           /* --shard, --backend, git metadata */
 } run_opts;
 
@@ -118,6 +134,9 @@ static int parse(int argc, char **argv, run_opts *o)
         {"no-confirm", no_argument, NULL, 'C'},
         {"force", no_argument, NULL, 'F'},
         {"ignore-param", required_argument, NULL, 'I'},
+        {"store", required_argument, NULL, 'T'},
+        {"no-store", no_argument, NULL, 'N'},
+        {"notify", required_argument, NULL, 'W'},
         {"shard", required_argument, NULL, 'X'},
         {"backend", required_argument, NULL, 'K'},
         {"help", no_argument, NULL, 'h'},
@@ -194,6 +213,15 @@ static int parse(int argc, char **argv, run_opts *o)
             if (bh_run_ci_add_backend(&o->ci, optarg) != 0)
                 return -1;
             break;
+        case 'T':
+            o->store.store = optarg;
+            break;
+        case 'N':
+            o->store.no_store = 1;
+            break;
+        case 'W':
+            o->store.notify = optarg;
+            break;
         default:
             bh_cli_error("run: unknown or incomplete option '%s' (see bhost "
                          "run --help)", argv[optind - 1]);
@@ -207,6 +235,13 @@ static int parse(int argc, char **argv, run_opts *o)
     }
     o->config = argv[optind];
     o->verdict.results_dir = o->results_dir;
+    if (o->store.notify && !o->verdict.baseline) {
+        bh_cli_error("run: --notify needs --baseline NAME|FILE|store:...");
+        return -1;
+    }
+    if (bh_run_store_prepare(&o->store, o->results_dir) != 0)
+        return -1;
+    o->verdict.store = o->store.target;
     return 0;
 }
 
@@ -406,6 +441,7 @@ int bh_cmd_run(int argc, char **argv)
         fprintf(o.quiet ? stderr : stdout, "result: %s\n", used);
     if (used && write_outputs(doc, used, cfg, o.quiet || o.json ? stderr : stdout) != 0)
         rc = BH_EXIT_IO;
+    bh_run_store_finish(&o.store, doc, used, o.quiet || o.json ? stderr : stdout);
     if (meta.interrupted)
         bh_cli_error("interrupted: partial results written, run marked "
                      "incomplete");

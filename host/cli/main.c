@@ -25,7 +25,11 @@ static const char usage[] =
     "                    verdicts of a candidate result against a baseline\n"
     "  history RESULTS_DIR\n"
     "                    change points and the newest-value check over\n"
-    "                    the result files of a results folder\n"
+    "                    the result files of a results folder (or, with\n"
+    "                    --store, of the results store)\n"
+    "  store ingest|info|runs|export\n"
+    "                    the results store (SQLite or PostgreSQL) that\n"
+    "                    serves history, baselines and trends\n"
     "  report RESULT.json\n"
     "                    HTML, Markdown, JUnit XML, CSV, Google Benchmark\n"
     "                    and Bencher exports of a result file\n"
@@ -91,6 +95,8 @@ int main(int argc, char **argv)
         return bh_cmd_regress_eval(argc - 1, argv + 1);
     if (strcmp(cmd, "report") == 0)
         return bh_cmd_report(argc - 1, argv + 1);
+    if (strcmp(cmd, "store") == 0)
+        return bh_cmd_store(argc - 1, argv + 1);
     if (strcmp(cmd, "history") == 0)
         return bh_cmd_history(argc - 1, argv + 1);
     if (strcmp(cmd, "ci-matrix") == 0)
@@ -100,6 +106,7 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "__history-eval") == 0)
         return bh_cmd_history_eval(argc - 1, argv + 1);
     bh_cli_error("unknown command '%s' (expected run, compare, history, report, list, "
-                 "info, validate, check-plugin, ci-matrix or merge; see bhost --help)", cmd);
+                 "info, validate, check-plugin, ci-matrix, merge or store; see bhost "
+                 "--help)", cmd);
     return BH_EXIT_USAGE;
 }

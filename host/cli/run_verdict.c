@@ -47,8 +47,8 @@ int bh_run_verdict_prepare(bh_run_verdict *v, const bh_config *cfg, const cJSON 
     }
     if (!v->baseline)
         return 0;
-    v->base_path = bh_regress_baseline_resolve(v->baseline, v->results_dir, cfg->name);
-    v->base_doc = bh_result_read(v->base_path, &e);
+    v->base_doc = bh_regress_baseline_load(v->baseline, v->results_dir, cfg->name, v->store,
+                                           system, &v->base_path, &e);
     if (!v->base_doc) {
         bh_cli_error("baseline: %s", e.msg);
         return BH_EXIT_IO;

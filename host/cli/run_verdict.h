@@ -20,6 +20,7 @@ typedef struct bh_run_verdict {
     const char *save_baseline;    /* NAME, or NULL */
     const char *baseline_plugins; /* DIR, or NULL */
     const char *results_dir;
+    const char *store;            /* the results store, for store: baselines */
     int fail_on_regression;
     int force;
     int no_confirm;

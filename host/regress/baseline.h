@@ -29,4 +29,24 @@ int bh_regress_baseline_save(const cJSON *doc, const char *results_dir,
 char *bh_regress_baseline_resolve(const char *ref, const char *results_dir,
                                   const char *config_name);
 
+/* True when ref selects the baseline from the results store:
+ * "store:latest-BRANCH" or "store:nearest-ancestor". */
+int bh_regress_baseline_in_store(const char *ref);
+
+/* Loads the baseline document --baseline ref means (caller deletes):
+ *  - "store:latest-BRANCH" (e.g. store:latest-main): the newest complete
+ *    run of config_name on BRANCH measured on a system with this system's
+ *    fingerprint (system.fingerprint_hash), from the store at store;
+ *  - "store:nearest-ancestor": the nearest commit of the first-parent
+ *    history of HEAD (HEAD itself first; git rev-list, 200 commits) that
+ *    has a complete, clean run of config_name with this fingerprint;
+ *  - anything else: the file bh_regress_baseline_resolve names, read
+ *    strictly (bh_result_read).
+ * *label gets what was loaded (new string): the file, or "STORE run ID
+ * (BRANCH@COMMIT, STARTED)". NULL with e = one line naming what is
+ * missing. */
+cJSON *bh_regress_baseline_load(const char *ref, const char *results_dir,
+                                const char *config_name, const char *store,
+                                const cJSON *system, char **label, bh_error *e);
+
 #endif

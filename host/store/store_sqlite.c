@@ -1,0 +1,199 @@
+/* The SQLite engine of the results store (see store_internal.h). The file
+ * is in WAL mode (readers never block the writer), synchronous=NORMAL (a
+ * crash of the process loses nothing committed; a power loss can lose the
+ * last transactions, never corrupt the file), and every connection waits
+ * up to 120 s for another writer's lock. */
+#define _GNU_SOURCE
+#include "store_internal.h"
+
+#include "bh_fs.h"
+#include "bh_mem.h"
+
+#include <libgen.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BUSY_TIMEOUT_MS 120000
+
+struct bh_store_stmt {
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    int *index; /* parameter k (1-based) -> SQLite's index of "$k" */
+    int n;
+    int started;
+};
+
+/* "NAME: message" from the connection's last error. */
+static int fail(sqlite3 *db, const char *what, bh_error *e)
+{
+    return bh_error_set(e, "%s: %s", what, db ? sqlite3_errmsg(db) : "out of memory");
+}
+
+static void sq_close(void *db)
+{
+    sqlite3_close_v2(db);
+}
+
+static int sq_exec(void *db, const char *sql, bh_error *e)
+{
+    char *msg = NULL;
+
+    if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+        bh_error_set(e, "sqlite: %s", msg ? msg : sqlite3_errmsg(db));
+        sqlite3_free(msg);
+        return -1;
+    }
+    return 0;
+}
+
+static bh_store_stmt *sq_prepare(void *db, const char *sql, int n_params, bh_error *e)
+{
+    bh_store_stmt *p = bh_xcalloc(1, sizeof(*p));
+
+    p->db = db;
+    if (sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, &p->st, NULL) != SQLITE_OK) {
+        fail(db, "sqlite: prepare", e);
+        free(p);
+        return NULL;
+    }
+    p->n = n_params;
+    p->index = bh_xcalloc(n_params > 0 ? (size_t)n_params : 1, sizeof(int));
+    for (int k = 1; k <= n_params; k++) {
+        char name[16];
+
+        snprintf(name, sizeof(name), "$%d", k);
+        p->index[k - 1] = sqlite3_bind_parameter_index(p->st, name);
+    }
+    return p;
+}
+
+/* SQLite's index of parameter k, 0 when the statement does not use it. */
+static int pidx(const bh_store_stmt *p, int k)
+{
+    return k >= 1 && k <= p->n ? p->index[k - 1] : 0;
+}
+
+static void sq_bind_null(bh_store_stmt *p, int k)
+{
+    sqlite3_bind_null(p->st, pidx(p, k));
+}
+
+static void sq_bind_i64(bh_store_stmt *p, int k, int64_t v)
+{
+    sqlite3_bind_int64(p->st, pidx(p, k), v);
+}
+
+static void sq_bind_double(bh_store_stmt *p, int k, double v)
+{
+    sqlite3_bind_double(p->st, pidx(p, k), v);
+}
+
+static void sq_bind_text(bh_store_stmt *p, int k, const char *s)
+{
+    sqlite3_bind_text(p->st, pidx(p, k), s, -1, SQLITE_TRANSIENT);
+}
+
+static int sq_step(bh_store_stmt *p, bh_error *e)
+{
+    int rc = sqlite3_step(p->st);
+
+    p->started = 1;
+    if (rc == SQLITE_ROW)
+        return 1;
+    if (rc == SQLITE_DONE)
+        return 0;
+    return fail(p->db, "sqlite", e);
+}
+
+static int sq_is_null(bh_store_stmt *p, int col)
+{
+    return sqlite3_column_type(p->st, col) == SQLITE_NULL;
+}
+
+static int64_t sq_col_i64(bh_store_stmt *p, int col)
+{
+    return sqlite3_column_int64(p->st, col);
+}
+
+static double sq_col_double(bh_store_stmt *p, int col)
+{
+    return sqlite3_column_double(p->st, col);
+}
+
+static const char *sq_col_text(bh_store_stmt *p, int col)
+{
+    return (const char *)sqlite3_column_text(p->st, col);
+}
+
+static void sq_reset(bh_store_stmt *p)
+{
+    sqlite3_reset(p->st);
+    sqlite3_clear_bindings(p->st);
+    p->started = 0;
+}
+
+static void sq_finalize(bh_store_stmt *p)
+{
+    if (!p)
+        return;
+    sqlite3_finalize(p->st);
+    free(p->index);
+    free(p);
+}
+
+static const bh_store_ops sqlite_ops = {
+    .engine = "sqlite",
+    .id_type = "INTEGER PRIMARY KEY",
+    .key_type = "INTEGER PRIMARY KEY",
+    .begin_write = "BEGIN IMMEDIATE",
+    .migrate_lock = NULL,
+    .batch_puts = 1,
+    .close = sq_close,
+    .exec = sq_exec,
+    .prepare = sq_prepare,
+    .bind_null = sq_bind_null,
+    .bind_i64 = sq_bind_i64,
+    .bind_double = sq_bind_double,
+    .bind_text = sq_bind_text,
+    .step = sq_step,
+    .is_null = sq_is_null,
+    .col_i64 = sq_col_i64,
+    .col_double = sq_col_double,
+    .col_text = sq_col_text,
+    .reset = sq_reset,
+    .finalize = sq_finalize,
+};
+
+int bh_store_sqlite_connect(const char *path, const char *name, void **db,
+                            const bh_store_ops **ops, bh_error *e)
+{
+    sqlite3 *h = NULL;
+    char *dir = bh_xstrdup(path);
+    int rc;
+
+    /* The results folder may not exist yet on a first run. */
+    rc = strchr(dir, '/') ? bh_mkdir_p(dirname(dir), e) : 0;
+    free(dir);
+    if (rc != 0)
+        return bh_error_prefix(e, "%s", name);
+    if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+                                      SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+        bh_error_set(e, "%s: cannot open the SQLite store: %s", name,
+                     h ? sqlite3_errmsg(h) : "out of memory");
+        sqlite3_close_v2(h);
+        return -1;
+    }
+    sqlite3_busy_timeout(h, BUSY_TIMEOUT_MS);
+    if (sq_exec(h, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
+                   "PRAGMA cache_size=-65536; PRAGMA temp_store=MEMORY",
+                e) != 0) {
+        bh_error_prefix(e, "%s", name);
+        sqlite3_close_v2(h);
+        return -1;
+    }
+    *db = h;
+    *ops = &sqlite_ops;
+    return 0;
+}
