@@ -24,6 +24,8 @@ packages=(
   libutf8proc-dev sentencepiece nodejs gettext unicode-data bible-kjv
   jargon-text fortunes-min fortunes-zh fortunes-ru fortunes-de fortunes-es
   debian-reference-en debian-reference-zh-cn debian-reference-ja debian-faq
+  # plugins/wasm-sim: clang to wasm32, wasm-ld, wasm2c and its runtime source
+  clang-14 lld-14 wabt
 )
 # npm: Debian's package, unless a nodejs that ships its own npm is installed
 command -v npm >/dev/null || packages+=(npm)
