@@ -15,13 +15,26 @@
 
 #include "bhtok.h"
 
-/* Writes data to a per-process file named after tag; returns its path. */
-static const char *fuzz_file(const char *tag, const uint8_t *data, size_t n)
+static char fuzz_paths[8][256]; /* the files fuzz_file wrote */
+static int fuzz_n_paths;
+
+/* Removes the files fuzz_file wrote (at exit). */
+static inline void fuzz_cleanup(void)
 {
-    static char path[8][256];
-    static int k;
-    char *p = path[k++ % 8];
-    snprintf(p, 256, "/tmp/bhtok-fuzz-%d-%s", (int)getpid(), tag);
+    for (int i = 0; i < fuzz_n_paths && i < 8; i++)
+        unlink(fuzz_paths[i]);
+}
+
+/* Writes data to a per-process file named after tag (in /dev/shm when it
+ * exists: a tmpfs write costs far less than a disk file's truncation);
+ * returns its path, valid until 8 later calls. */
+static inline const char *fuzz_file(const char *tag, const uint8_t *data, size_t n)
+{
+    char *p = fuzz_paths[fuzz_n_paths % 8];
+    if (fuzz_n_paths++ == 0)
+        atexit(fuzz_cleanup);
+    snprintf(p, 256, "%s/bhtok-fuzz-%d-%s",
+             access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp", (int)getpid(), tag);
     FILE *f = fopen(p, "wb");
     if (f == NULL)
         abort();
@@ -33,7 +46,7 @@ static const char *fuzz_file(const char *tag, const uint8_t *data, size_t n)
 
 /* Exercises a loaded tokenizer: encode (with and without specials),
  * decode, normalize, then frees it. */
-static void fuzz_use(bh_tok *t, const uint8_t *data, size_t n)
+static inline void fuzz_use(bh_tok *t, const uint8_t *data, size_t n)
 {
     static const char sample[] =
         "Hello, world! It's 12345 caf\xc3\xa9 \xe4\xb8\xad\xe6\x96\x87  x\n"
