@@ -3,6 +3,7 @@
 #include "bh_clock.h"
 #include "bh_mem.h"
 #include "bh_rng.h"
+#include "bh_strbuf.h"
 #include "ipc.h"
 #include "outcome.h"
 #include "worker_spawn.h"
@@ -78,6 +79,34 @@ static void collect_samples(bh_run *r, const cJSON *msgs)
     }
 }
 
+/* Appends the plugin's host-API log lines ("log" messages, as
+ * "[level] text") to the run's captured output, within limit bytes in
+ * all; sets r->log_truncated when a line did not fit. */
+static void append_plugin_log(bh_run *r, const cJSON *msgs, size_t limit)
+{
+    static const char *const level[] = {"debug", "info", "warn", "error"};
+    bh_strbuf b = BH_STRBUF_INIT;
+    const cJSON *m;
+
+    bh_strbuf_printf(&b, "%s", r->log ? r->log : "");
+    cJSON_ArrayForEach(m, msgs) {
+        int lv = (int)bh_json_num(m, "level", 1);
+        const char *text = bh_json_str(m, "msg", "");
+
+        if (strcmp(bh_ipc_type(m), "log") != 0)
+            continue;
+        if (b.len + strlen(text) + 16 > limit) {
+            r->log_truncated = 1;
+            break;
+        }
+        bh_strbuf_printf(&b, "[%s] %s\n", lv >= 0 && lv <= 3 ? level[lv] : "info",
+                         text);
+    }
+    free(r->log);
+    r->log = bh_strbuf_detach(&b);
+    bh_strbuf_free(&b);
+}
+
 /* Runs one worker for one run and records what happened. */
 static void run_once(bh_case *c, uint32_t run, const bh_exec_opts *o,
                      const char *exe)
@@ -120,6 +149,8 @@ static void run_once(bh_case *c, uint32_t run, const bh_exec_opts *o,
     r->log = out.log;
     out.log = NULL;
     r->log_truncated = out.log_truncated;
+    if (v.messages)
+        append_plugin_log(r, v.messages, o->log_limit);
     r->wall_ns = out.wall_ns;
     r->maxrss_kb = out.maxrss_kb;
     bh_outcome_view_free(&v);

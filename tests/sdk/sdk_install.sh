@@ -175,7 +175,11 @@ for cid, c in cases.items():
         sys.exit('sdk: FAIL: %s lacks samples' % cid)
     if cid != 'selftest/noop' and not c['throughput']:
         sys.exit('sdk: FAIL: %s has no throughput from flops/bytes per iter' % cid)
-print('sdk: 3 cases ok with samples')
+for r in cases['template/dot[n=4096]']['runs']:
+    if '[info] dot: 4096 inputs seeded' not in r.get('log', ''):
+        sys.exit('sdk: FAIL: the template\'s log() line is not in run %d\'s log: %r'
+                 % (r['index'], r.get('log')))
+print('sdk: 3 cases ok with samples, plugin log lines kept')
 EOF
 
 step "perform the README walkthrough literally"
