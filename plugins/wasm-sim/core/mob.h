@@ -90,7 +90,7 @@ double mob_duty(unsigned i);
 
 /* ---- Thread pool (mob_pool.c) ------------------------------------------ */
 
-typedef struct mob_pool mob_pool;
+typedef struct bh_pool mob_pool; /* plugins/common/bh_pool.h */
 typedef void (*mob_task)(void *arg, unsigned tid, unsigned nthreads);
 
 /* A pool of threads (the caller counts as one; threads - 1 are started),
@@ -98,8 +98,9 @@ typedef void (*mob_task)(void *arg, unsigned tid, unsigned nthreads);
 mob_pool *mob_pool_new(unsigned threads);
 /* Joins the threads. NULL is ignored. */
 void mob_pool_free(mob_pool *p);
-/* Runs fn(arg, tid, n) on every thread (tid 0 on the caller) and waits. A
- * NULL pool runs fn(arg, 0, 1). */
+/* Runs fn(arg, tid, n) for every share tid of n (one per thread; a share
+ * whose thread has not started runs on the caller) and waits. A NULL pool
+ * runs fn(arg, 0, 1). */
 void mob_pool_run(mob_pool *p, mob_task fn, void *arg);
 unsigned mob_pool_size(const mob_pool *p);
 
