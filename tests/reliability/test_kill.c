@@ -10,8 +10,10 @@
  * --save-baseline) must pass the strict reader bh_result_read, every other
  * file must be a temporary file whose name does not end in ".json", and no
  * worker may outlive its killed supervisor (this process is the subreaper:
- * orphans land here). Then a normal run must succeed, and bhost history
- * must count exactly the complete results.
+ * orphans land here). The results store's SQLite files (bhost.db, -wal,
+ * -shm, -journal), when bhost run keeps one there, are allowed, and the
+ * store must open afterwards. Then a normal run must succeed, and bhost
+ * history must count exactly the complete results.
  *
  * Concurrent phase: M (default 6) runs started at once into one results
  * folder, all saving the same baseline name: M distinct valid result
@@ -49,6 +51,7 @@ static const char config_yaml[] =
 typedef struct scan {
     int results;  /* *.json that passed the strict reader */
     int temps;    /* temporary files (name contains ".tmp.") */
+    int store;    /* the results store's SQLite files (bhost.db*) */
     int bad;      /* anything else: a corrupt result, an odd file */
     char first_bad[1200];
 } scan;
@@ -110,6 +113,11 @@ static void scan_dir(const char *dir, scan *s)
             cJSON_Delete(doc);
         } else if (strstr(de->d_name, ".json.tmp.")) {
             s->temps++;
+        } else if (strncmp(de->d_name, "bhost.db", 8) == 0 &&
+                   (n == 8 || strcmp(de->d_name + 8, "-wal") == 0 ||
+                    strcmp(de->d_name + 8, "-shm") == 0 ||
+                    strcmp(de->d_name + 8, "-journal") == 0)) {
+            s->store++;
         } else if (s->bad++ == 0) {
             snprintf(s->first_bad, sizeof(s->first_bad),
                      "%s: unexpected file", path);
@@ -159,6 +167,21 @@ static void history_sees_results(const char *tmp, const char *results, int n)
     tp_proc_free(&p);
 }
 
+/* When bhost run keeps a results store in the folder (bhost.db), it must
+ * still open after the kills: bhost store info exits 0. */
+static void store_opens(const char *tmp, const char *results, const scan *s)
+{
+    const char *args[] = {"store", "info", "--results-dir", results, NULL};
+    tp_proc p;
+
+    if (!s->store)
+        return;
+    tp_run(&p, tmp, args);
+    if (p.code != 0)
+        die("the results store does not open after the kills", p.err);
+    tp_proc_free(&p);
+}
+
 /* The kill phase; returns 0. */
 static int kill_phase(const char *tmp, const char *cfg, int kills)
 {
@@ -194,6 +217,7 @@ static int kill_phase(const char *tmp, const char *cfg, int kills)
     if (s.bad)
         die("corrupt file after the final run", s.first_bad);
     history_sees_results(tmp, results, s.results - 1);
+    store_opens(tmp, results, &s);
     printf("kills: %d, results: %d (incl. the baseline), temp files left: "
            "%d, corrupt: 0\n",
            kills, s.results, s.temps);
