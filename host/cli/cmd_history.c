@@ -220,13 +220,14 @@ static int parse(int argc, char **argv, history_cli *o)
     return 0;
 }
 
-/* Glob filter over case ids: true when any --bench pattern matches. */
+/* Glob filter over case ids: true when any --bench pattern matches, or
+ * equals the id (ids hold brackets, which a glob reads as a set). */
 static int match_bench(const char *id, void *ctx)
 {
     const history_cli *o = ctx;
 
     for (size_t i = 0; i < o->n_bench; i++)
-        if (bh_glob_match(o->bench[i], id))
+        if (strcmp(o->bench[i], id) == 0 || bh_glob_match(o->bench[i], id))
             return 1;
     return 0;
 }

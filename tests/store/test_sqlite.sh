@@ -134,6 +134,9 @@ assert_has "one series selected by pattern" "$out" "1 series"
 assert_has "10 newest points" "$out" "10 points"
 assert_has "trend line" "$out" "last 4 of 10:"
 assert_has "trend names branch@commit" "$out" "main@"
+bh history --store "$s" 'selftest/spin[work=2000,copy=0]' --json
+assert_eq "an exact case id (brackets and all) selects its series" 1 \
+  "$(echo "$out" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["series"]))')"
 bh history --store "$s" --branch nope
 assert_has "no runs on another branch" "$out" "0 series"
 
