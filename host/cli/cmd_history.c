@@ -329,7 +329,7 @@ static int load_store(history_cli *o, const bh_history_filter *f, bh_history_set
                       bh_history_runs_info *info)
 {
     bh_error e = {""};
-    bh_store *s = bh_store_open(o->store, &e);
+    bh_store *s = bh_store_exists(o->store, &e) ? bh_store_open(o->store, &e) : NULL;
     int rc = s ? bh_history_load_store(s, f, &o->so, set, info, &e) : -1;
 
     if (s) {

@@ -289,7 +289,8 @@ int bh_cmd_store(int argc, char **argv)
         return BH_EXIT_USAGE;
     }
     target = bh_store_default_target(o.store, o.results_dir);
-    s = bh_store_open(target, &e);
+    s = strcmp(o.cmd, "ingest") == 0 || bh_store_exists(target, &e) ? bh_store_open(target, &e)
+                                                                    : NULL;
     free(target);
     if (!s) {
         bh_cli_error("%s", e.msg);

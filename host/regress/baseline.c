@@ -138,7 +138,7 @@ static cJSON *load_from_store(const char *ref, const char *config, const char *s
         bh_error_set(e, "%s: this system has no fingerprint to select a baseline by", ref);
         return NULL;
     }
-    st = bh_store_open(store, e);
+    st = bh_store_exists(store, e) ? bh_store_open(store, e) : NULL;
     if (!st) {
         bh_error_prefix(e, "%s", ref);
         return NULL;

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "store_internal.h"
 
+#include "bh_fs.h"
 #include "bh_mem.h"
 #include "bh_sha256.h"
 #include "bh_strbuf.h"
@@ -62,6 +63,14 @@ static char *display_name(const char *target)
         p = pw + 9 + strcspn(pw + 9, "&");
     }
     return bh_strbuf_detach(&b);
+}
+
+int bh_store_exists(const char *target, bh_error *e)
+{
+    if (!target || bh_store_is_url(target) || bh_is_regular_file(target))
+        return 1;
+    bh_error_set(e, "%s: no such store (bhost run and bhost store ingest create it)", target);
+    return 0;
 }
 
 bh_store *bh_store_open(const char *target, bh_error *e)

@@ -35,6 +35,11 @@ int bh_store_is_url(const char *target);
  * set and not empty, else <results_dir>/bhost.db (new string). */
 char *bh_store_default_target(const char *target, const char *results_dir);
 
+/* For commands that only read: 0 with e = "TARGET: no such store ..."
+ * when target is an SQLite path that does not exist (opening it would
+ * create an empty store), else 1. */
+int bh_store_exists(const char *target, bh_error *e);
+
 /* Opens (creating when missing) the store at target and brings its schema
  * to BH_STORE_SCHEMA_VERSION, applying the missing migrations in one
  * transaction. A store written by a newer bhost (higher version) is

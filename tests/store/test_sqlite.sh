@@ -137,6 +137,11 @@ assert_has "trend names branch@commit" "$out" "main@"
 bh history --store "$s" 'selftest/spin[work=2000,copy=0]' --json
 assert_eq "an exact case id (brackets and all) selects its series" 1 \
   "$(echo "$out" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["series"]))')"
+bh history --store "$T/typo.db"
+assert_eq "history of a store that does not exist: exit 4" 4 "$code"
+assert_has "says so" "$err" "$T/typo.db: no such store"
+[ ! -e "$T/typo.db" ] || fail "reading a missing store created it"
+ok "reading a missing store does not create it"
 bh history --store "$s" --branch nope
 assert_has "no runs on another branch" "$out" "0 series"
 
