@@ -310,6 +310,44 @@ int tp_wait_pid(pid_t pid, int timeout_ms, int *status)
     }
 }
 
+/* Fills pids (cap) with the zombie children of parent; returns how many. */
+static size_t zombie_children(pid_t parent, pid_t *pids, size_t cap)
+{
+    DIR *d = opendir("/proc");
+    struct dirent *de;
+    size_t n = 0;
+
+    while (d && n < cap && (de = readdir(d))) {
+        char state;
+        pid_t ppid;
+        pid_t pid;
+
+        if (de->d_name[0] < '1' || de->d_name[0] > '9')
+            continue;
+        pid = (pid_t)atoi(de->d_name);
+        if (proc_stat(pid, &state, &ppid) == 0 && ppid == parent &&
+            state == 'Z')
+            pids[n++] = pid;
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+int tp_lasting_zombies(pid_t parent, int ms)
+{
+    pid_t before[64], after[64];
+    size_t nb = zombie_children(parent, before, 64), na;
+    int lasting = 0;
+
+    tp_sleep_ms(ms);
+    na = zombie_children(parent, after, 64);
+    for (size_t i = 0; i < nb; i++)
+        for (size_t j = 0; j < na; j++)
+            lasting += before[i] == after[j];
+    return lasting;
+}
+
 pid_t tp_worker_child(pid_t parent)
 {
     DIR *d = opendir("/proc");

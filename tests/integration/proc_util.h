@@ -70,6 +70,11 @@ int tp_wait_pid(pid_t pid, int timeout_ms, int *status);
 /* Sleeps for ms milliseconds. */
 void tp_sleep_ms(int ms);
 
+/* The number of zombie children of parent that are still zombies ms
+ * milliseconds later (children it exited and never reaped; one that dies
+ * and is reaped in the meantime is not counted). */
+int tp_lasting_zombies(pid_t parent, int ms);
+
 /* The pid of a child of parent whose argv[1] is "__worker", or 0. */
 pid_t tp_worker_child(pid_t parent);
 

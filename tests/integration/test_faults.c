@@ -496,6 +496,8 @@ static void test_sigterm_mid_run(void **state)
         tp_finish(&p);
         fail_msg("the sleep worker never showed up");
     }
+    /* the workers that ended before were reaped: no zombie lingers */
+    assert_int_equal(tp_lasting_zombies(p.pid, 500), 0);
     assert_int_equal(kill(p.pid, SIGTERM), 0);
     tp_finish(&p);
     expect_code(&p, 6);
@@ -596,6 +598,7 @@ static void test_sigterm_during_confirmation(void **state)
         tp_finish(&p);
         fail_msg("no confirmation rerun got stuck\nstderr:\n%s", p.err);
     }
+    assert_int_equal(tp_lasting_zombies(p.pid, 500), 0);
     assert_int_equal(kill(p.pid, SIGTERM), 0);
     tp_finish(&p);
     expect_code(&p, 6);
