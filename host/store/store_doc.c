@@ -103,7 +103,7 @@ static cJSON *case_of(const loader *L, int64_t row)
 /* The run and system objects into doc. 1 found, 0 no such run, -1. */
 static int load_run(loader *L, cJSON *doc)
 {
-    bh_store_stmt *st = query(L, "SELECT run_json, system_json FROM runs WHERE id = $1");
+    bh_store_stmt *st = query(L, "SELECT run_json, system_json FROM run_docs WHERE run_id = $1");
     cJSON *run = NULL, *sys = NULL;
     int rc;
 

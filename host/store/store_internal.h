@@ -65,6 +65,7 @@ int bh_store_pg_connect(const char *url, const char *name, void **db,
 enum {
     BH_STMT_RUN_FIND,
     BH_STMT_RUN_INSERT,
+    BH_STMT_DOCS_INSERT,
     BH_STMT_SERIES_UPSERT,
     BH_STMT_CASE_INSERT,
     BH_STMT_SUMMARY_INSERT,

@@ -143,7 +143,7 @@ static void v_bool(bh_store_prep *p, const cJSON *b)
 
 /* ---- rows ------------------------------------------------------------- */
 
-/* The runs row (22 values, see store_put.c). */
+/* The runs row and the run_docs row (see store_put.c). */
 static void run_row(bh_store_prep *p, const cJSON *doc, const char *source, size_t run_off,
                     size_t sys_off)
 {
@@ -180,6 +180,8 @@ static void run_row(bh_store_prep *p, const cJSON *doc, const char *source, size
     v_str(p, source);
     v_str(p, now);
     /* run_json and system_json: the texts the key was computed from */
+    row(p, BH_STMT_DOCS_INSERT);
+    v_ref(p, BH_SV_RUN);
     put(p, (bh_store_val){BH_SV_TEXT, 0, 0.0, run_off});
     put(p, (bh_store_val){BH_SV_TEXT, 0, 0.0, sys_off});
     v_json(p, cmp, NULL);

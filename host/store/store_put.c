@@ -42,13 +42,16 @@ static char *slot_sql(int slot, int *n)
         *n = 1;
         return bh_xstrdup("SELECT id FROM runs WHERE run_key = $1");
     case BH_STMT_RUN_INSERT:
-        *n = 22;
+        *n = 19;
         return insert_sql("runs",
                           "run_key, config_name, config_path, config_hash, fingerprint,"
                           " git_commit, git_branch, git_dirty, host, started_at, finished_at,"
                           " duration_s, seed, complete, host_version, n_cases, baseline, source,"
-                          " ingested_at, run_json, system_json, comparison_json",
+                          " ingested_at",
                           *n, " ON CONFLICT (run_key) DO NOTHING RETURNING id");
+    case BH_STMT_DOCS_INSERT:
+        *n = 4;
+        return insert_sql("run_docs", "run_id, run_json, system_json, comparison_json", *n, "");
     case BH_STMT_SERIES_UPSERT:
         *n = 2;
         return insert_sql("series", "config_name, case_id", *n,

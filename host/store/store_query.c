@@ -114,6 +114,7 @@ int bh_store_history(bh_store *s, int64_t series, const bh_store_history_opts *o
 
     *out = NULL;
     *n = 0;
+    /* cases_history covers the cases side; runs rows are small */
     bh_strbuf_puts(&sql, "SELECT r.id, r.started_at, r.git_commit, r.git_branch, r.source,"
                          " c.value, c.run_medians FROM cases c JOIN runs r ON r.id = c.run_id"
                          " WHERE c.series_id = $1 AND c.value IS NOT NULL");
