@@ -18,13 +18,7 @@
 
 #include <bhost/plugin.h>
 
-#include "bhost_accel_ext.h"
-
-#if defined(__GNUC__) || defined(__clang__)
-#define BH_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
-#else
-#define BH_PRINTF(fmt, args)
-#endif
+#include "bh_backend.h"
 
 #define BH_CL_FNS(X)                                                           \
     X(clGetPlatformIDs)                                                        \
@@ -107,8 +101,8 @@ struct bhost_buf {
     uint32_t magic;
     uint32_t flags;
     struct bhost_dev *dev;
-    cl_mem mem;
     uint64_t size;
+    cl_mem mem;
     unsigned char *ptr;  /* mapped for HOST_VISIBLE/PINNED, else NULL */
     cl_command_queue mq; /* the queue it was mapped on */
 };
@@ -147,20 +141,28 @@ struct bhost_dev {
 
 /* ---- backend_opencl.c --------------------------------------------------- */
 
-bhost_status bh_cl_fail(bhost_host *h, bhost_status st, const char *fmt, ...)
-    BH_PRINTF(3, 4);
-void bh_cl_log(bhost_host *h, bhost_log_level level, const char *fmt, ...)
-    BH_PRINTF(3, 4);
+/* This backend for the shared code (plugins/common/bh_backend.h): messages
+ * start "backend-opencl: ", handles are checked against its magics. */
+extern bh_be bh_cl_be;
+#define bh_cl_fail(h, st, ...) bh_be_fail(&bh_cl_be, h, st, __VA_ARGS__)
+#define bh_cl_log(h, level, ...) bh_be_log(&bh_cl_be, h, level, __VA_ARGS__)
+#define bh_cl_check_dev(dev, op) bh_be_check_dev(&bh_cl_be, dev, op)
+#define bh_cl_check_range(dev, buf, off, n, op, what)                          \
+    bh_be_check_range(&bh_cl_be, dev, buf, off, n, op, what)
+#define bh_cl_check_event(dev, e, op, what)                                    \
+    bh_be_check_event(&bh_cl_be, dev, e, op, what)
+
+/* s, or dev->def for NULL; NULL after set_error for a foreign stream. */
+static inline bhost_stream *bh_cl_stream_of(bhost_dev *dev, bhost_stream *s,
+                                            const char *op)
+{
+    return bh_be_stream_of(&bh_cl_be, dev, dev->def, s, op);
+}
+
 /* "CL_OUT_OF_RESOURCES" etc. */
 const char *bh_cl_err_name(cl_int e);
 /* BHOST_E_NOMEM for allocation failures, else BHOST_E_DEVICE. */
 bhost_status bh_cl_status(cl_int e);
-bhost_status bh_cl_check_dev(const bhost_dev *dev, const char *op);
-/* s, or dev->def for NULL; NULL after set_error for a foreign stream. */
-bhost_stream *bh_cl_stream_of(bhost_dev *dev, bhost_stream *s, const char *op);
-bhost_status bh_cl_check_range(const bhost_dev *dev, const bhost_buf *buf,
-                               uint64_t off, uint64_t n, const char *op,
-                               const char *what);
 
 /* ---- cl_loader.c -------------------------------------------------------- */
 

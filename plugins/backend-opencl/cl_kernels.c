@@ -37,11 +37,12 @@ static bhost_status ensure_progs(bhost_dev *dev)
               dev->stats.programs, dev->stats.build_ns / 1e6,
               dev->stats.cache_hits, dev->stats.cache_misses,
               bh_cl_cache_dir());
-    bh_cl_api->report_metric(dev->h, "opencl.build_ms", "ms",
-                             BHOST_LOWER_IS_BETTER, dev->stats.build_ns / 1e6);
-    bh_cl_api->report_metric(dev->h, "opencl.cache_hits", "",
-                             BHOST_HIGHER_IS_BETTER,
-                             (double)dev->stats.cache_hits);
+    bh_cl_be.api->report_metric(dev->h, "opencl.build_ms", "ms",
+                                BHOST_LOWER_IS_BETTER,
+                                dev->stats.build_ns / 1e6);
+    bh_cl_be.api->report_metric(dev->h, "opencl.cache_hits", "",
+                                BHOST_HIGHER_IS_BETTER,
+                                (double)dev->stats.cache_hits);
     return BHOST_OK;
 }
 
@@ -63,14 +64,9 @@ static bhost_status check_call(bhost_dev *dev, bhost_stream *s,
 {
     bhost_status st = bh_cl_check_dev(dev, op);
 
-    if (st != BHOST_OK)
-        return st;
-    *t = bh_cl_stream_of(dev, s, op);
-    if (*t == NULL)
-        return BHOST_E_INVALID;
-    if (args == NULL)
-        return bh_cl_fail(dev->h, BHOST_E_INVALID, "%s: NULL args", op);
-    return ensure_progs(dev);
+    if (st == BHOST_OK)
+        st = bh_be_call(&bh_cl_be, dev, dev->def, s, args, op, t);
+    return st == BHOST_OK ? ensure_progs(dev) : st;
 }
 
 /* Sets the arguments (sizes[i] bytes at vals[i]) and enqueues kernel k. */
@@ -284,16 +280,6 @@ static bhost_status BHOST_ABI gemm_run(bhost_dev *dev, bhost_stream *s,
     }
 }
 
-/* Copies the fields of src that fit in out->struct_size. */
-static void copy_stats(bhost_build_stats *out, const bhost_build_stats *src)
-{
-    size_t n = out->struct_size < sizeof(*src) ? out->struct_size
-                                               : sizeof(*src);
-
-    memcpy((char *)out + sizeof(uint32_t), (const char *)src + sizeof(uint32_t),
-           n - sizeof(uint32_t));
-}
-
 /* build_stats.build: the programs again, COLD (unique define, no cache)
  * or CACHED (program binaries on disk); the result is dropped. */
 static bhost_status BHOST_ABI build(bhost_dev *dev, uint32_t mode,
@@ -301,12 +287,10 @@ static bhost_status BHOST_ABI build(bhost_dev *dev, uint32_t mode,
 {
     bhost_build_stats stats;
     bh_cl_prog p;
-    bhost_status st = bh_cl_check_dev(dev, "build_stats");
+    bhost_status st = bh_be_check_stats(&bh_cl_be, dev, out, mode);
 
     if (st != BHOST_OK)
         return st;
-    if (out == NULL || out->struct_size < sizeof(uint32_t) || mode > 1)
-        return bh_cl_fail(dev->h, BHOST_E_INVALID, "build_stats: bad arguments");
     memset(&stats, 0, sizeof(stats));
     for (int f = 0; f < (dev->phys->fp64 ? 2 : 1) && st == BHOST_OK; f++) {
         st = bh_cl_build(dev, f, mode, &p, &stats);
@@ -314,21 +298,18 @@ static bhost_status BHOST_ABI build(bhost_dev *dev, uint32_t mode,
             bh_cl_prog_release(&p);
     }
     if (st == BHOST_OK)
-        copy_stats(out, &stats);
+        bh_be_copy_sized(out, &stats, sizeof(stats));
     return st;
 }
 
 /* build_stats.last: the device's own build (0 programs before it). */
 static bhost_status BHOST_ABI last(bhost_dev *dev, bhost_build_stats *out)
 {
-    bhost_status st = bh_cl_check_dev(dev, "build_stats");
+    bhost_status st = bh_be_check_stats(&bh_cl_be, dev, out, BHOST_BUILD_COLD);
 
-    if (st != BHOST_OK)
-        return st;
-    if (out == NULL || out->struct_size < sizeof(uint32_t))
-        return bh_cl_fail(dev->h, BHOST_E_INVALID, "build_stats: bad arguments");
-    copy_stats(out, &dev->stats);
-    return BHOST_OK;
+    if (st == BHOST_OK)
+        bh_be_copy_sized(out, &dev->stats, sizeof(dev->stats));
+    return st;
 }
 
 static uint32_t BHOST_ABI index_of(bhost_dev *dev)
@@ -346,24 +327,19 @@ static const bhost_ext_build_stats build_table = {
     sizeof(bhost_ext_build_stats), 0, build, last};
 static const bhost_ext_device_index index_table = {
     sizeof(bhost_ext_device_index), 0, index_of};
+static const bh_be_tables tables = {&gemm_table, &axpy_table, &reduce_table,
+                                    &build_table, &index_table};
 
 const void *bh_cl_kernel(bhost_dev *dev, const char *id)
 {
-    const void *t = NULL;
+    int kernel;
+    const void *t = bh_be_find_table(&tables, id, &kernel);
 
-    if (strcmp(id, BHOST_EXT_BUILD_STATS) == 0)
-        return &build_table;
-    if (strcmp(id, BHOST_EXT_DEVICE_INDEX) == 0)
-        return &index_table;
+    if (!kernel)
+        return t;
     if (dev->phys->max_wg < 256)
         return NULL; /* the kernels need 256-wide workgroups */
-    if (strcmp(id, BHOST_KERNEL_GEMM) == 0)
-        t = &gemm_table;
-    else if (strcmp(id, BHOST_KERNEL_AXPY) == 0)
-        t = &axpy_table;
-    else if (strcmp(id, BHOST_KERNEL_REDUCE) == 0)
-        t = &reduce_table;
-    if (t != NULL && ensure_progs(dev) != BHOST_OK) {
+    if (ensure_progs(dev) != BHOST_OK) {
         bh_cl_log(dev->h, BHOST_LOG_ERROR, "kernels unavailable: build failed");
         return NULL;
     }

@@ -5,7 +5,6 @@
 #include "cl_internal.h"
 
 #include <dlfcn.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,33 +35,17 @@ const bh_cl_phys *bh_cl_phys_get(uint32_t index)
     return index < bh_cl_count() ? &L.phys[index] : NULL;
 }
 
-/* Records why loading stopped and returns BHOST_E_UNSUPPORTED. */
-static bhost_status stop(const char *fmt, ...) BH_PRINTF(1, 2);
-static bhost_status stop(const char *fmt, ...)
-{
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(L.error, sizeof(L.error), fmt, ap);
-    va_end(ap);
-    return BHOST_E_UNSUPPORTED;
-}
+/* Records why loading stopped in L.error; BHOST_E_UNSUPPORTED. */
+#define stop(...) bh_be_stop(L.error, sizeof(L.error), __VA_ARGS__)
 
 /* dlopens the ICD loader and resolves every function of BH_CL_FNS. */
 static bhost_status open_library(void)
 {
     static const char *const names[] = {"libOpenCL.so.1", "libOpenCL.so"};
-    const char *env = getenv("BHOST_OPENCL_LIBRARY");
-    const char *err = "";
+    const char *err;
     const char *missing = NULL;
 
-    if (env != NULL && *env != '\0')
-        L.lib = dlopen(env, RTLD_NOW | RTLD_LOCAL);
-    for (size_t i = 0; L.lib == NULL && i < 2; i++) {
-        L.lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-        if (L.lib == NULL)
-            err = dlerror();
-    }
+    L.lib = bh_be_dlopen("BHOST_OPENCL_LIBRARY", names, 2, NULL, 0, &err);
     if (L.lib == NULL)
         return stop("no OpenCL ICD loader: %s (apt install ocl-icd-libopencl1)",
                     err);

@@ -132,16 +132,6 @@ void BHOST_ABI bh_cl_event_destroy(bhost_dev *dev, bhost_event *e)
     free(e);
 }
 
-/* BHOST_OK when e is an event of dev. */
-static bhost_status check_event(const bhost_dev *dev, const bhost_event *e,
-                                const char *op, const char *what)
-{
-    if (e == NULL || e->magic != BH_CL_EVENT_MAGIC || e->dev != dev)
-        return bh_cl_fail(dev->h, BHOST_E_INVALID,
-                          "%s: %s is not an event of this device", op, what);
-    return BHOST_OK;
-}
-
 /* Enqueues a marker on s (replacing an earlier recording). [instance] */
 bhost_status BHOST_ABI bh_cl_event_record(bhost_dev *dev, bhost_stream *s,
                                           bhost_event *e)
@@ -151,7 +141,7 @@ bhost_status BHOST_ABI bh_cl_event_record(bhost_dev *dev, bhost_stream *s,
     bhost_status st = bh_cl_check_dev(dev, "event_record");
 
     if (st == BHOST_OK)
-        st = check_event(dev, e, "event_record", "event");
+        st = bh_cl_check_event(dev, e, "event_record", "event");
     if (st != BHOST_OK)
         return st;
     t = bh_cl_stream_of(dev, s, "event_record");
@@ -196,9 +186,9 @@ bhost_status BHOST_ABI bh_cl_event_elapsed_ns(bhost_dev *dev,
     bhost_status st = bh_cl_check_dev(dev, "event_elapsed_ns");
 
     if (st == BHOST_OK)
-        st = check_event(dev, start, "event_elapsed_ns", "start");
+        st = bh_cl_check_event(dev, start, "event_elapsed_ns", "start");
     if (st == BHOST_OK)
-        st = check_event(dev, end, "event_elapsed_ns", "end");
+        st = bh_cl_check_event(dev, end, "event_elapsed_ns", "end");
     if (st != BHOST_OK)
         return st;
     if (ns == NULL || !start->recorded || !end->recorded)

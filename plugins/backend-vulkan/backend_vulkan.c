@@ -1,44 +1,24 @@
 /*
  * backend_vulkan.c -- the bhost.backend/1 table of the Vulkan backend:
- * entry, errors, handle checks, device queries, get_kernel.
+ * entry, VkResult names, device queries, get_kernel. Messages and handle
+ * checks are the shared ones (plugins/common/bh_backend.h).
  */
 #include "vk_internal.h"
 
-#include <inttypes.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <string.h>
+bh_be bh_vk_be = {
+    .name = "backend-vulkan",
+    .dev_magic = BH_VK_DEV_MAGIC,
+    .buf_magic = BH_VK_BUF_MAGIC,
+    .stream_magic = BH_VK_STREAM_MAGIC,
+    .event_magic = BH_VK_EVENT_MAGIC,
+    .load = bh_vk_load,
+    .load_error = bh_vk_load_error,
+    .count = bh_vk_count,
+    .describe = bh_vk_describe,
+    .kernel = bh_vk_kernel,
+};
 
-const bhost_host_api *bh_vk_api;
-
-bhost_status bh_vk_fail(bhost_host *h, bhost_status st, const char *fmt, ...)
-{
-    char msg[512];
-    int len;
-    va_list ap;
-
-    len = snprintf(msg, sizeof(msg), "backend-vulkan: ");
-    va_start(ap, fmt);
-    vsnprintf(msg + len, sizeof(msg) - (size_t)len, fmt, ap);
-    va_end(ap);
-    if (bh_vk_api != NULL)
-        bh_vk_api->set_error(h, msg);
-    return st;
-}
-
-void bh_vk_log(bhost_host *h, bhost_log_level level, const char *fmt, ...)
-{
-    char msg[512];
-    int len;
-    va_list ap;
-
-    len = snprintf(msg, sizeof(msg), "backend-vulkan: ");
-    va_start(ap, fmt);
-    vsnprintf(msg + len, sizeof(msg) - (size_t)len, fmt, ap);
-    va_end(ap);
-    if (bh_vk_api != NULL)
-        bh_vk_api->log(h, level, msg);
-}
+BH_BE_CHECK_LAYOUT();
 
 const char *bh_vk_result_name(VkResult r)
 {
@@ -72,55 +52,11 @@ bhost_status bh_vk_status(VkResult r)
                : BHOST_E_DEVICE;
 }
 
-bhost_status bh_vk_check_dev(const bhost_dev *dev, const char *op)
-{
-    if (dev == NULL || dev->magic != BH_VK_DEV_MAGIC)
-        return bh_vk_fail(NULL, BHOST_E_INVALID, "%s: %s device handle", op,
-                          dev == NULL ? "NULL" : "invalid");
-    return BHOST_OK;
-}
-
-bhost_stream *bh_vk_stream_of(bhost_dev *dev, bhost_stream *s, const char *op)
-{
-    if (s == NULL)
-        return dev->def;
-    if (s->magic != BH_VK_STREAM_MAGIC || s->dev != dev) {
-        bh_vk_fail(dev->h, BHOST_E_INVALID,
-                   "%s: stream is not a stream of this device", op);
-        return NULL;
-    }
-    return s;
-}
-
-bhost_status bh_vk_check_range(const bhost_dev *dev, const bhost_buf *buf,
-                               uint64_t off, uint64_t n, const char *op,
-                               const char *what)
-{
-    if (buf == NULL || buf->magic != BH_VK_BUF_MAGIC || buf->dev != dev)
-        return bh_vk_fail(dev->h, BHOST_E_INVALID,
-                          "%s: %s is not a live buffer of this device", op,
-                          what);
-    if (off > buf->size || n > buf->size - off)
-        return bh_vk_fail(dev->h, BHOST_E_INVALID,
-                          "%s: %s range [%" PRIu64 ", +%" PRIu64
-                          ") exceeds buffer size %" PRIu64,
-                          op, what, off, n, buf->size);
-    return BHOST_OK;
-}
-
 /* Loads the Vulkan loader and counts devices with a compute queue. No
  * loader, no driver or no device: 0 and the reason. [main] */
 static bhost_status BHOST_ABI vk_device_count(uint32_t *count)
 {
-    if (count == NULL)
-        return bh_vk_fail(NULL, BHOST_E_INVALID, "device_count: NULL count");
-    *count = 0;
-    if (bh_vk_load() != BHOST_OK) {
-        bh_vk_fail(NULL, BHOST_E_UNSUPPORTED, "%s", bh_vk_load_error());
-        return BHOST_OK;
-    }
-    *count = bh_vk_count();
-    return BHOST_OK;
+    return bh_be_device_count(&bh_vk_be, count);
 }
 
 /* Writes the fields of device index's description that fit in
@@ -128,28 +64,13 @@ static bhost_status BHOST_ABI vk_device_count(uint32_t *count)
 static bhost_status BHOST_ABI vk_device_info(uint32_t index,
                                              bhost_device_info *out)
 {
-    bhost_device_info info;
-    size_t n;
-
-    if (out == NULL || out->struct_size < sizeof(out->struct_size))
-        return bh_vk_fail(NULL, BHOST_E_INVALID, "device_info: bad out");
-    if (bh_vk_load() != BHOST_OK || index >= bh_vk_count())
-        return bh_vk_fail(NULL, BHOST_E_INVALID,
-                          "device_info: no device %" PRIu32, index);
-    bh_vk_describe(index, &info);
-    n = out->struct_size < sizeof(info) ? out->struct_size : sizeof(info);
-    memcpy((char *)out + sizeof(out->struct_size),
-           (const char *)&info + sizeof(info.struct_size),
-           n - sizeof(out->struct_size));
-    return BHOST_OK;
+    return bh_be_device_info(&bh_vk_be, index, out);
 }
 
 /* Kernel and extension tables; NULL for unknown ids. [instance] */
 static const void *BHOST_ABI vk_get_kernel(bhost_dev *dev, const char *id)
 {
-    if (bh_vk_check_dev(dev, "get_kernel") != BHOST_OK || id == NULL)
-        return NULL;
-    return bh_vk_kernel(dev, id);
+    return bh_be_get_kernel(&bh_vk_be, dev, id);
 }
 
 static const bhost_backend backend = {
@@ -180,29 +101,20 @@ static const bhost_backend backend = {
  * [main] */
 static bhost_status BHOST_ABI vk_init(const bhost_host_api *api)
 {
-    if (api == NULL || !BHOST_HAS(bhost_host_api, api, set_error))
-        return BHOST_E_VERSION;
-    if (!BHOST_HAS(bhost_host_api, api, get_extension)) {
-        api->set_error(NULL, "backend-vulkan: host API table older than 1.0");
-        return BHOST_E_VERSION;
-    }
-    bh_vk_api = api;
-    return BHOST_OK;
+    return bh_be_init(&bh_vk_be, api);
 }
 
 /* Destroys the instance; libvulkan stays loaded. [main] */
 static void BHOST_ABI vk_deinit(void)
 {
     bh_vk_unload();
-    bh_vk_api = NULL;
+    bh_vk_be.api = NULL;
 }
 
 /* The backend table for BHOST_IFACE_BACKEND, else NULL. [any-thread] */
 static const void *BHOST_ABI vk_get_interface(const char *id)
 {
-    if (id != NULL && strcmp(id, BHOST_IFACE_BACKEND) == 0)
-        return &backend;
-    return NULL;
+    return bh_be_interface(id, &backend);
 }
 
 const bhost_entry bhost_entry_v1 = {

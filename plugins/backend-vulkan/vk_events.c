@@ -6,22 +6,11 @@
  * times timestampPeriod. A queue without timestamps falls back to the host
  * clock read after a stream sync (correct, but it serializes).
  */
-#define _POSIX_C_SOURCE 200809L
 #include "vk_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-/* CLOCK_MONOTONIC in ns (the no-timestamp fallback). */
-static uint64_t host_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
-}
 
 /* Creates an unrecorded event with its query pool. [instance] */
 bhost_status BHOST_ABI bh_vk_event_create(bhost_dev *dev, bhost_event **out)
@@ -72,16 +61,6 @@ void BHOST_ABI bh_vk_event_destroy(bhost_dev *dev, bhost_event *e)
     free(e);
 }
 
-/* BHOST_OK when e is an event of dev. */
-static bhost_status check_event(const bhost_dev *dev, const bhost_event *e,
-                                const char *op, const char *what)
-{
-    if (e == NULL || e->magic != BH_VK_EVENT_MAGIC || e->dev != dev)
-        return bh_vk_fail(dev->h, BHOST_E_INVALID,
-                          "%s: %s is not an event of this device", op, what);
-    return BHOST_OK;
-}
-
 /* Records a timestamp write into s after all earlier work of s.
  * [instance] */
 bhost_status BHOST_ABI bh_vk_event_record(bhost_dev *dev, bhost_stream *s,
@@ -92,7 +71,7 @@ bhost_status BHOST_ABI bh_vk_event_record(bhost_dev *dev, bhost_stream *s,
     bhost_status st = bh_vk_check_dev(dev, "event_record");
 
     if (st == BHOST_OK)
-        st = check_event(dev, e, "event_record", "event");
+        st = bh_vk_check_event(dev, e, "event_record", "event");
     if (st != BHOST_OK)
         return st;
     t = bh_vk_stream_of(dev, s, "event_record");
@@ -101,7 +80,7 @@ bhost_status BHOST_ABI bh_vk_event_record(bhost_dev *dev, bhost_stream *s,
     e->stream = t;
     if (e->pool == VK_NULL_HANDLE) {
         st = bh_vk_sync(t);
-        e->ns = host_ns();
+        e->ns = bh_be_now_ns(); /* the no-timestamp fallback */
         e->recorded = st == BHOST_OK;
         return st;
     }
@@ -147,9 +126,9 @@ bhost_status BHOST_ABI bh_vk_event_elapsed_ns(bhost_dev *dev,
     bhost_status st = bh_vk_check_dev(dev, "event_elapsed_ns");
 
     if (st == BHOST_OK)
-        st = check_event(dev, start, "event_elapsed_ns", "start");
+        st = bh_vk_check_event(dev, start, "event_elapsed_ns", "start");
     if (st == BHOST_OK)
-        st = check_event(dev, end, "event_elapsed_ns", "end");
+        st = bh_vk_check_event(dev, end, "event_elapsed_ns", "end");
     if (st != BHOST_OK)
         return st;
     if (ns == NULL || !start->recorded || !end->recorded)

@@ -22,13 +22,7 @@
 
 #include <bhost/plugin.h>
 
-#include "bhost_accel_ext.h"
-
-#if defined(__GNUC__) || defined(__clang__)
-#define BH_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
-#else
-#define BH_PRINTF(fmt, args)
-#endif
+#include "bh_backend.h"
 
 /* ---- Function table --------------------------------------------------- */
 
@@ -103,7 +97,6 @@ typedef struct bh_vk_fns {
 
 /* Loaded by bh_vk_load(); valid once it returned BHOST_OK. */
 extern bh_vk_fns bh_vk;
-extern const bhost_host_api *bh_vk_api;
 
 /* ---- Handles ---------------------------------------------------------- */
 
@@ -179,9 +172,9 @@ struct bhost_buf {
     uint32_t magic;
     uint32_t flags; /* BHOST_MEM_* as requested */
     struct bhost_dev *dev;
+    uint64_t size;
     VkBuffer buf;
     VkDeviceMemory mem;
-    uint64_t size;
     unsigned char *ptr;    /* persistent mapping, NULL when not mappable */
     struct bhost_buf *next; /* dev->mapped list (host pointers to match) */
 };
@@ -232,29 +225,29 @@ struct bhost_dev {
 
 /* ---- backend_vulkan.c --------------------------------------------------- */
 
-/* Formats "backend-vulkan: " + message, hands it to set_error(h) and
- * returns st. [any-thread] */
-bhost_status bh_vk_fail(bhost_host *h, bhost_status st, const char *fmt, ...)
-    BH_PRINTF(3, 4);
-/* Logs at level with the same prefix. h may be NULL. */
-void bh_vk_log(bhost_host *h, bhost_log_level level, const char *fmt, ...)
-    BH_PRINTF(3, 4);
+/* This backend for the shared code (plugins/common/bh_backend.h): messages
+ * start "backend-vulkan: ", handles are checked against its magics. */
+extern bh_be bh_vk_be;
+#define bh_vk_fail(h, st, ...) bh_be_fail(&bh_vk_be, h, st, __VA_ARGS__)
+#define bh_vk_log(h, level, ...) bh_be_log(&bh_vk_be, h, level, __VA_ARGS__)
+#define bh_vk_check_dev(dev, op) bh_be_check_dev(&bh_vk_be, dev, op)
+#define bh_vk_check_range(dev, buf, off, n, op, what)                          \
+    bh_be_check_range(&bh_vk_be, dev, buf, off, n, op, what)
+#define bh_vk_check_event(dev, e, op, what)                                    \
+    bh_be_check_event(&bh_vk_be, dev, e, op, what)
+
+/* The stream s names: s itself, or dev->def for NULL; NULL after
+ * set_error when s is not a stream of dev. */
+static inline bhost_stream *bh_vk_stream_of(bhost_dev *dev, bhost_stream *s,
+                                            const char *op)
+{
+    return bh_be_stream_of(&bh_vk_be, dev, dev->def, s, op);
+}
+
 /* "VK_ERROR_OUT_OF_DEVICE_MEMORY" etc. */
 const char *bh_vk_result_name(VkResult r);
 /* BHOST_E_NOMEM for out-of-memory results, else BHOST_E_DEVICE. */
 bhost_status bh_vk_status(VkResult r);
-
-/* BHOST_OK when dev is an open device of this backend, else
- * BHOST_E_INVALID after set_error. */
-bhost_status bh_vk_check_dev(const bhost_dev *dev, const char *op);
-/* The stream s names: s itself, or dev->def for NULL; NULL after
- * set_error when s is not a stream of dev. */
-bhost_stream *bh_vk_stream_of(bhost_dev *dev, bhost_stream *s, const char *op);
-/* BHOST_OK when buf is a live buffer of dev and [off, off + n) lies in it,
- * else BHOST_E_INVALID after set_error. */
-bhost_status bh_vk_check_range(const bhost_dev *dev, const bhost_buf *buf,
-                               uint64_t off, uint64_t n, const char *op,
-                               const char *what);
 
 /* ---- vk_loader.c -------------------------------------------------------- */
 

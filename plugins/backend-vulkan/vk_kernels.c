@@ -5,14 +5,12 @@
  * Pipelines are built on the first get_kernel() of a device, through the
  * device's VkPipelineCache.
  */
-#define _POSIX_C_SOURCE 200809L
 #include "vk_internal.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static const uint32_t spv_axpy_f32[] = {
 #include "axpy_f32.inc"
@@ -46,14 +44,6 @@ static const struct {
 };
 
 #define PUSH_BYTES 64u
-
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
-}
 
 bhost_status bh_vk_layouts(bhost_dev *dev)
 {
@@ -158,7 +148,7 @@ static VkResult build_one(bhost_dev *dev, VkPipelineCache cache, int f, int k,
 static bhost_status build_all(bhost_dev *dev, VkPipelineCache cache,
                               bh_vk_pipes *p, bhost_build_stats *stats)
 {
-    uint64_t t0 = now_ns();
+    uint64_t t0 = bh_be_now_ns();
     int nf = dev->phys->has_f64 ? 2 : 1;
 
     memset(p, 0, sizeof(*p));
@@ -178,7 +168,7 @@ static bhost_status build_all(bhost_dev *dev, VkPipelineCache cache,
     stats->programs = p->built;
     stats->cache_hits = 0; /* Vulkan does not report pipeline cache hits */
     stats->cache_misses = 0;
-    stats->build_ns = (double)(now_ns() - t0);
+    stats->build_ns = (double)(bh_be_now_ns() - t0);
     snprintf(stats->cache, sizeof(stats->cache), "%s",
              cache != VK_NULL_HANDLE ? "VkPipelineCache" : "none");
     return BHOST_OK;
@@ -235,22 +225,16 @@ static bhost_status dispatch(bhost_stream *t, VkPipeline p,
     return BHOST_OK;
 }
 
-/* Common checks of a kernel call: device, stream, args, pipelines, and
- * that each buffer can be bound whole. */
+/* Common checks of a kernel call: device, stream, args, pipelines. */
 static bhost_status check_call(bhost_dev *dev, bhost_stream *s,
                                const void *args, const char *op,
                                bhost_stream **t)
 {
     bhost_status st = bh_vk_check_dev(dev, op);
 
-    if (st != BHOST_OK)
-        return st;
-    *t = bh_vk_stream_of(dev, s, op);
-    if (*t == NULL)
-        return BHOST_E_INVALID;
-    if (args == NULL)
-        return bh_vk_fail(dev->h, BHOST_E_INVALID, "%s: NULL args", op);
-    return ensure_pipes(dev);
+    if (st == BHOST_OK)
+        st = bh_be_call(&bh_vk_be, dev, dev->def, s, args, op, t);
+    return st == BHOST_OK ? ensure_pipes(dev) : st;
 }
 
 /* BHOST_OK when buf holds bytes and can be bound as a storage buffer. */
@@ -497,12 +481,10 @@ static bhost_status BHOST_ABI build(bhost_dev *dev, uint32_t mode,
 {
     bh_vk_pipes p;
     bhost_build_stats st_local;
-    bhost_status st = bh_vk_check_dev(dev, "build_stats");
+    bhost_status st = bh_be_check_stats(&bh_vk_be, dev, out, mode);
 
     if (st != BHOST_OK)
         return st;
-    if (out == NULL || out->struct_size < sizeof(uint32_t) || mode > 1)
-        return bh_vk_fail(dev->h, BHOST_E_INVALID, "build_stats: bad arguments");
     st = ensure_pipes(dev); /* so that CACHED finds a warm cache */
     if (st == BHOST_OK)
         st = build_all(dev, mode == BHOST_BUILD_CACHED ? dev->cache
@@ -511,27 +493,18 @@ static bhost_status BHOST_ABI build(bhost_dev *dev, uint32_t mode,
     if (st != BHOST_OK)
         return st;
     drop_pipes(dev, &p);
-    memcpy((char *)out + sizeof(uint32_t), (const char *)&st_local + sizeof(uint32_t),
-           (out->struct_size < sizeof(st_local) ? out->struct_size
-                                                : sizeof(st_local)) -
-               sizeof(uint32_t));
+    bh_be_copy_sized(out, &st_local, sizeof(st_local));
     return BHOST_OK;
 }
 
 /* build_stats.last: the device's own build. */
 static bhost_status BHOST_ABI last(bhost_dev *dev, bhost_build_stats *out)
 {
-    bhost_status st = bh_vk_check_dev(dev, "build_stats");
+    bhost_status st = bh_be_check_stats(&bh_vk_be, dev, out, BHOST_BUILD_COLD);
 
-    if (st != BHOST_OK)
-        return st;
-    if (out == NULL || out->struct_size < sizeof(uint32_t))
-        return bh_vk_fail(dev->h, BHOST_E_INVALID, "build_stats: bad arguments");
-    memcpy((char *)out + sizeof(uint32_t), (const char *)&dev->stats + sizeof(uint32_t),
-           (out->struct_size < sizeof(dev->stats) ? out->struct_size
-                                                  : sizeof(dev->stats)) -
-               sizeof(uint32_t));
-    return BHOST_OK;
+    if (st == BHOST_OK)
+        bh_be_copy_sized(out, &dev->stats, sizeof(dev->stats));
+    return st;
 }
 
 /* device_index.index */
@@ -551,21 +524,15 @@ static const bhost_ext_build_stats build_table = {
 static const bhost_ext_device_index index_table = {
     sizeof(bhost_ext_device_index), 0, index_of};
 
+static const bh_be_tables tables = {&gemm_table, &axpy_table, &reduce_table,
+                                    &build_table, &index_table};
+
 const void *bh_vk_kernel(bhost_dev *dev, const char *id)
 {
-    const void *t = NULL;
+    int kernel;
+    const void *t = bh_be_find_table(&tables, id, &kernel);
 
-    if (strcmp(id, BHOST_EXT_BUILD_STATS) == 0)
-        return &build_table;
-    if (strcmp(id, BHOST_EXT_DEVICE_INDEX) == 0)
-        return &index_table;
-    if (strcmp(id, BHOST_KERNEL_GEMM) == 0)
-        t = &gemm_table;
-    else if (strcmp(id, BHOST_KERNEL_AXPY) == 0)
-        t = &axpy_table;
-    else if (strcmp(id, BHOST_KERNEL_REDUCE) == 0)
-        t = &reduce_table;
-    if (t != NULL && ensure_pipes(dev) != BHOST_OK) {
+    if (kernel && ensure_pipes(dev) != BHOST_OK) {
         bh_vk_log(dev->h, BHOST_LOG_ERROR, "kernels unavailable: pipelines "
                                            "failed to build");
         return NULL;

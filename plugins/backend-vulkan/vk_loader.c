@@ -44,7 +44,7 @@ const bh_vk_phys *bh_vk_phys_get(uint32_t index)
 
 /* Records why loading stopped (with the VkResult when not VK_SUCCESS) and
  * returns BHOST_E_UNSUPPORTED. */
-static bhost_status stop(VkResult r, const char *fmt, ...) BH_PRINTF(2, 3);
+static bhost_status stop(VkResult r, const char *fmt, ...) BH_BE_PRINTF(2, 3);
 static bhost_status stop(VkResult r, const char *fmt, ...)
 {
     char msg[256];
@@ -66,16 +66,9 @@ static bhost_status stop(VkResult r, const char *fmt, ...)
 static bhost_status open_library(void)
 {
     static const char *const names[] = {"libvulkan.so.1", "libvulkan.so"};
-    const char *env = getenv("BHOST_VULKAN_LIBRARY");
-    const char *err = "";
+    const char *err;
 
-    if (env != NULL && *env != '\0')
-        L.lib = dlopen(env, RTLD_NOW | RTLD_LOCAL);
-    for (size_t i = 0; L.lib == NULL && i < 2; i++) {
-        L.lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-        if (L.lib == NULL)
-            err = dlerror();
-    }
+    L.lib = bh_be_dlopen("BHOST_VULKAN_LIBRARY", names, 2, NULL, 0, &err);
     if (L.lib == NULL)
         return stop(VK_SUCCESS, "no Vulkan loader: %s", err);
     *(void **)&bh_vk.vkGetInstanceProcAddr =
