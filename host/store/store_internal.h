@@ -35,7 +35,8 @@ typedef struct bh_store_ops {
     int (*exec)(void *db, const char *sql, bh_error *e);
     /* Prepares sql with n_params parameters. NULL with e set. */
     bh_store_stmt *(*prepare)(void *db, const char *sql, int n_params, bh_error *e);
-    /* Parameter k (1-based) for the next step; text is copied. */
+    /* Parameter k (1-based) for the next step. Text must stay valid until
+     * the statement is reset (an engine may read it in place). */
     void (*bind_null)(bh_store_stmt *st, int k);
     void (*bind_i64)(bh_store_stmt *st, int k, int64_t v);
     void (*bind_double)(bh_store_stmt *st, int k, double v);

@@ -92,7 +92,7 @@ static void sq_bind_double(bh_store_stmt *p, int k, double v)
 
 static void sq_bind_text(bh_store_stmt *p, int k, const char *s)
 {
-    sqlite3_bind_text(p->st, pidx(p, k), s, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(p->st, pidx(p, k), s, -1, SQLITE_STATIC); /* valid until reset */
 }
 
 static int sq_step(bh_store_stmt *p, bh_error *e)
@@ -169,9 +169,17 @@ static const bh_store_ops sqlite_ops = {
 int bh_store_sqlite_connect(const char *path, const char *name, void **db,
                             const bh_store_ops **ops, bh_error *e)
 {
+    static int configured;
     sqlite3 *h = NULL;
     char *dir = bh_xstrdup(path);
     int rc;
+
+    if (!configured) {
+        /* no allocation statistics: they take a global mutex per malloc
+         * (fails harmlessly when SQLite is already initialised) */
+        sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+        configured = 1;
+    }
 
     /* The results folder may not exist yet on a first run. */
     rc = strchr(dir, '/') ? bh_mkdir_p(dirname(dir), e) : 0;
