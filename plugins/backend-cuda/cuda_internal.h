@@ -20,13 +20,7 @@
 
 #include <bhost/plugin.h>
 
-#include "bhost_accel_ext.h"
-
-#if defined(__GNUC__) || defined(__clang__)
-#define BH_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
-#else
-#define BH_PRINTF(fmt, args)
-#endif
+#include "bh_backend.h"
 
 /* The runtime functions used, resolved by their exported names. */
 typedef struct bh_cudart {
@@ -86,7 +80,6 @@ typedef struct bh_cublas {
 } bh_cublas;
 
 extern bh_cudart bh_cu;
-extern const bhost_host_api *bh_cu_api;
 
 #define BH_CU_DEV_MAGIC 0x43554444u    /* "CUDD" */
 #define BH_CU_BUF_MAGIC 0x43554442u    /* "CUDB" */
@@ -103,8 +96,8 @@ struct bhost_buf {
     uint32_t magic;
     uint32_t flags;
     struct bhost_dev *dev;
-    void *ptr; /* device pointer, or host pointer for PINNED/HOST_VISIBLE */
     uint64_t size;
+    void *ptr; /* device pointer, or host pointer for PINNED/HOST_VISIBLE */
 };
 
 struct bhost_stream {
@@ -146,20 +139,27 @@ struct bhost_dev {
 
 /* ---- backend_cuda.c ------------------------------------------------------ */
 
-bhost_status bh_cu_fail(bhost_host *h, bhost_status st, const char *fmt, ...)
-    BH_PRINTF(3, 4);
-void bh_cu_log(bhost_host *h, bhost_log_level level, const char *fmt, ...)
-    BH_PRINTF(3, 4);
+/* This backend for the shared code (plugins/common/bh_backend.h): messages
+ * start "backend-cuda: ", handles are checked against its magics. */
+extern bh_be bh_cu_be;
+#define bh_cu_fail(h, st, ...) bh_be_fail(&bh_cu_be, h, st, __VA_ARGS__)
+#define bh_cu_log(h, level, ...) bh_be_log(&bh_cu_be, h, level, __VA_ARGS__)
+#define bh_cu_check_dev(dev, op) bh_be_check_dev(&bh_cu_be, dev, op)
+#define bh_cu_check_range(dev, buf, off, n, op, what)                          \
+    bh_be_check_range(&bh_cu_be, dev, buf, off, n, op, what)
+
+/* s, or dev->def for NULL; NULL after set_error for a foreign stream. */
+static inline bhost_stream *bh_cu_stream_of(bhost_dev *dev, bhost_stream *s,
+                                            const char *op)
+{
+    return bh_be_stream_of(&bh_cu_be, dev, dev->def, s, op);
+}
+
 /* Status for a runtime error, after set_error(h) naming call, the error's
  * name and text. cudaErrorMemoryAllocation gives BHOST_E_NOMEM. */
 bhost_status bh_cu_err(bhost_host *h, cudaError_t e, const char *call);
-bhost_status bh_cu_check_dev(const bhost_dev *dev, const char *op);
 /* Makes dev current (cudaSetDevice). */
 bhost_status bh_cu_use(bhost_dev *dev);
-bhost_stream *bh_cu_stream_of(bhost_dev *dev, bhost_stream *s, const char *op);
-bhost_status bh_cu_check_range(const bhost_dev *dev, const bhost_buf *buf,
-                               uint64_t off, uint64_t n, const char *op,
-                               const char *what);
 
 /* ---- cuda_loader.c ------------------------------------------------------- */
 

@@ -6,14 +6,12 @@
  * with cudaLibraryLoadData); the build_stats and device_index
  * extensions.
  */
-#define _POSIX_C_SOURCE 200809L
 #include "cuda_internal.h"
 
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 extern const unsigned char bh_cu_fatbin[];
 extern const unsigned long bh_cu_fatbin_size;
@@ -33,19 +31,11 @@ static struct {
     double load_ns;
 } K;
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
-}
-
 /* Loads the embedded fatbin into a library; logs why not. */
 static cudaLibrary_t load_library(bhost_host *h, double *ns)
 {
     cudaLibrary_t lib = NULL;
-    uint64_t t0 = now_ns();
+    uint64_t t0 = bh_be_now_ns();
     cudaError_t e;
 
     if (bh_cu.LibraryLoadData == NULL) {
@@ -55,7 +45,7 @@ static cudaLibrary_t load_library(bhost_host *h, double *ns)
         return NULL;
     }
     e = bh_cu.LibraryLoadData(&lib, bh_cu_fatbin, NULL, NULL, 0, NULL, NULL, 0);
-    *ns = (double)(now_ns() - t0);
+    *ns = (double)(bh_be_now_ns() - t0);
     if (e != cudaSuccess) {
         bh_cu_log(h, BHOST_LOG_WARN,
                   "cudaLibraryLoadData of the kernels fatbin: %s: %s "
@@ -113,13 +103,9 @@ static bhost_status check_call(bhost_dev *dev, bhost_stream *s,
 
     if (st == BHOST_OK)
         st = bh_cu_use(dev);
-    if (st != BHOST_OK)
-        return st;
-    *t = bh_cu_stream_of(dev, s, op);
-    if (*t == NULL)
-        return BHOST_E_INVALID;
-    return args == NULL ? bh_cu_fail(dev->h, BHOST_E_INVALID, "%s: NULL args", op)
-                        : BHOST_OK;
+    if (st == BHOST_OK)
+        st = bh_be_call(&bh_cu_be, dev, dev->def, s, args, op, t);
+    return st;
 }
 
 /* y = alpha x + y (F32, F64). [instance] */
@@ -136,13 +122,7 @@ static bhost_status BHOST_ABI axpy_run(bhost_dev *dev, bhost_stream *s,
     if (st != BHOST_OK)
         return st;
     es = elem(a->type, &f64);
-    if (!BHOST_HAS(bhost_axpy_args, a, y) || es == 0 || a->n > UINT64_MAX / 8)
-        return bh_cu_fail(dev->h, BHOST_E_UNSUPPORTED,
-                          "axpy: dtype %" PRId32 " unsupported (F32, F64)",
-                          a->type);
-    st = bh_cu_check_range(dev, a->x, 0, a->n * es, "axpy", "x");
-    if (st == BHOST_OK)
-        st = bh_cu_check_range(dev, a->y, 0, a->n * es, "axpy", "y");
+    st = bh_be_check_axpy(&bh_cu_be, dev, a, es, " (F32, F64)");
     if (st != BHOST_OK || a->n == 0)
         return st;
     n = a->n;
@@ -177,18 +157,7 @@ static bhost_status BHOST_ABI reduce_run(bhost_dev *dev, bhost_stream *s,
     if (st != BHOST_OK)
         return st;
     es = elem(a->type, &f64);
-    if (!BHOST_HAS(bhost_reduce_args, a, result) || a->reserved != 0 ||
-        es == 0 || a->n > UINT64_MAX / 8)
-        return bh_cu_fail(dev->h, BHOST_E_UNSUPPORTED,
-                          "reduce: dtype %" PRId32 " unsupported (F32, F64)",
-                          a->type);
-    if (a->op < BHOST_REDUCE_SUM || a->op > BHOST_REDUCE_MAX ||
-        (a->n == 0 && a->op != BHOST_REDUCE_SUM))
-        return bh_cu_fail(dev->h, BHOST_E_INVALID,
-                          "reduce: unknown op or min/max of nothing");
-    st = bh_cu_check_range(dev, a->x, 0, a->n * es, "reduce", "x");
-    if (st == BHOST_OK)
-        st = bh_cu_check_range(dev, a->result, 0, es, "reduce", "result");
+    st = bh_be_check_reduce(&bh_cu_be, dev, a, es, " (F32, F64)");
     if (st != BHOST_OK)
         return st;
     fn = bh_cu_function(dev->h, f64 ? "bh_reduce_f64" : "bh_reduce_f32");
@@ -243,15 +212,6 @@ static bhost_status own_gemm(bhost_dev *dev, bhost_stream *t,
                         grid, block, args, t->s, "gemm");
 }
 
-/* Bytes spanned by a column-major rows x cols matrix with leading
- * dimension ld, or UINT64_MAX when ld is too small. */
-static uint64_t span(uint64_t rows, uint64_t cols, uint64_t ld, uint64_t es)
-{
-    if (ld < (rows > 1 ? rows : 1))
-        return UINT64_MAX;
-    return rows == 0 || cols == 0 ? 0 : (ld * (cols - 1) + rows) * es;
-}
-
 /* C = alpha op(A) op(B) + beta C. [instance] */
 static bhost_status BHOST_ABI gemm_run(bhost_dev *dev, bhost_stream *s,
                                        const bhost_gemm_args *g)
@@ -282,18 +242,7 @@ static bhost_status BHOST_ABI gemm_run(bhost_dev *dev, bhost_stream *s,
         g->ldc > INT_MAX)
         return bh_cu_fail(dev->h, BHOST_E_INVALID,
                           "gemm: trans flags or dimensions out of range");
-    st = bh_cu_check_range(dev, g->a, 0,
-                           span(g->trans_a ? g->k : g->m,
-                                g->trans_a ? g->m : g->k, g->lda, ein),
-                           "gemm", "a");
-    if (st == BHOST_OK)
-        st = bh_cu_check_range(dev, g->b, 0,
-                               span(g->trans_b ? g->n : g->k,
-                                    g->trans_b ? g->k : g->n, g->ldb, ein),
-                               "gemm", "b");
-    if (st == BHOST_OK)
-        st = bh_cu_check_range(dev, g->c, 0, span(g->m, g->n, g->ldc, es),
-                               "gemm", "c");
+    st = bh_be_check_gemm_spans(&bh_cu_be, dev, g, ein, es);
     if (st != BHOST_OK || g->m == 0 || g->n == 0)
         return st;
     blas = bh_cu_cublas(dev->h);
@@ -342,15 +291,14 @@ static bhost_status BHOST_ABI build(bhost_dev *dev, uint32_t mode,
 {
     bhost_build_stats st_local;
     cudaLibrary_t lib;
-    size_t n;
     bhost_status st = bh_cu_check_dev(dev, "build_stats");
 
     if (st == BHOST_OK)
         st = bh_cu_use(dev);
+    if (st == BHOST_OK)
+        st = bh_be_check_stats(&bh_cu_be, dev, out, mode);
     if (st != BHOST_OK)
         return st;
-    if (out == NULL || out->struct_size < sizeof(uint32_t) || mode > 1)
-        return bh_cu_fail(dev->h, BHOST_E_INVALID, "build_stats: bad arguments");
     memset(&st_local, 0, sizeof(st_local));
     lib = load_library(dev->h, &st_local.build_ns);
     if (lib == NULL)
@@ -360,9 +308,7 @@ static bhost_status BHOST_ABI build(bhost_dev *dev, uint32_t mode,
     st_local.programs = 1;
     snprintf(st_local.cache, sizeof(st_local.cache),
              "driver JIT cache (PTX only)");
-    n = out->struct_size < sizeof(st_local) ? out->struct_size : sizeof(st_local);
-    memcpy((char *)out + sizeof(uint32_t), (char *)&st_local + sizeof(uint32_t),
-           n - sizeof(uint32_t));
+    bh_be_copy_sized(out, &st_local, sizeof(st_local));
     return BHOST_OK;
 }
 
@@ -370,20 +316,15 @@ static bhost_status BHOST_ABI build(bhost_dev *dev, uint32_t mode,
 static bhost_status BHOST_ABI last(bhost_dev *dev, bhost_build_stats *out)
 {
     bhost_build_stats st_local;
-    size_t n;
-    bhost_status st = bh_cu_check_dev(dev, "build_stats");
+    bhost_status st = bh_be_check_stats(&bh_cu_be, dev, out, BHOST_BUILD_COLD);
 
     if (st != BHOST_OK)
         return st;
-    if (out == NULL || out->struct_size < sizeof(uint32_t))
-        return bh_cu_fail(dev->h, BHOST_E_INVALID, "build_stats: bad arguments");
     memset(&st_local, 0, sizeof(st_local));
     st_local.programs = K.lib != NULL;
     st_local.build_ns = K.load_ns;
     snprintf(st_local.cache, sizeof(st_local.cache), "none");
-    n = out->struct_size < sizeof(st_local) ? out->struct_size : sizeof(st_local);
-    memcpy((char *)out + sizeof(uint32_t), (char *)&st_local + sizeof(uint32_t),
-           n - sizeof(uint32_t));
+    bh_be_copy_sized(out, &st_local, sizeof(st_local));
     return BHOST_OK;
 }
 
@@ -403,19 +344,16 @@ static const bhost_ext_build_stats build_table = {
 static const bhost_ext_device_index index_table = {
     sizeof(bhost_ext_device_index), 0, index_of};
 
+static const bh_be_tables tables = {&gemm_table, &axpy_table, &reduce_table,
+                                    &build_table, &index_table};
+
 const void *bh_cu_kernel(bhost_dev *dev, const char *id)
 {
     int have = bh_cu_function(dev->h, "bh_axpy_f32") != NULL;
+    int kernel;
+    const void *t = bh_be_find_table(&tables, id, &kernel);
 
-    if (strcmp(id, BHOST_EXT_BUILD_STATS) == 0)
-        return &build_table;
-    if (strcmp(id, BHOST_EXT_DEVICE_INDEX) == 0)
-        return &index_table;
-    if (strcmp(id, BHOST_KERNEL_GEMM) == 0)
-        return have || bh_cu_cublas(dev->h) != NULL ? &gemm_table : NULL;
-    if (strcmp(id, BHOST_KERNEL_AXPY) == 0)
-        return have ? &axpy_table : NULL;
-    if (strcmp(id, BHOST_KERNEL_REDUCE) == 0)
-        return have ? &reduce_table : NULL;
-    return NULL;
+    if (t == &gemm_table)
+        return have || bh_cu_cublas(dev->h) != NULL ? t : NULL;
+    return !kernel || have ? t : NULL;
 }

@@ -10,11 +10,8 @@
  */
 #include "cuda_internal.h"
 
-#include <dlfcn.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 bh_cudart bh_cu;
@@ -47,55 +44,14 @@ int bh_cu_runtime_version(void)
     return L.runtime;
 }
 
-/* Records why loading stopped and returns BHOST_E_UNSUPPORTED. */
-static bhost_status stop(const char *fmt, ...) BH_PRINTF(1, 2);
-static bhost_status stop(const char *fmt, ...)
-{
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(L.error, sizeof(L.error), fmt, ap);
-    va_end(ap);
-    return BHOST_E_UNSUPPORTED;
-}
-
-/* dlopen of the first of env, names[] that loads; its name into out. */
-static void *open_first(const char *env, const char *const *names, size_t n,
-                        char *out, size_t cap, const char **err)
-{
-    void *h = NULL;
-    const char *e = getenv(env);
-
-    *err = "not found";
-    if (e != NULL && *e != '\0') {
-        h = dlopen(e, RTLD_NOW | RTLD_LOCAL);
-        snprintf(out, cap, "%s", e);
-        if (h == NULL)
-            *err = dlerror();
-    }
-    for (size_t i = 0; h == NULL && i < n; i++) {
-        h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-        snprintf(out, cap, "%s", names[i]);
-        if (h == NULL)
-            *err = dlerror();
-    }
-    return h;
-}
-
-/* Resolves one symbol into *slot; returns 0 when absent. */
-static int sym(void *lib, const char *name, void *slot)
-{
-    void *p = dlsym(lib, name);
-
-    memcpy(slot, &p, sizeof(p));
-    return p != NULL;
-}
+/* Records why loading stopped in L.error; BHOST_E_UNSUPPORTED. */
+#define stop(...) bh_be_stop(L.error, sizeof(L.error), __VA_ARGS__)
 
 /* Resolves the runtime table; the first missing required name or NULL. */
 static const char *resolve(void *lib)
 {
 #define REQ(field, name)                                                       \
-    if (!sym(lib, name, &bh_cu.field))                                         \
+    if (!bh_be_sym(lib, name, &bh_cu.field))                                   \
         return name;
     REQ(GetDeviceCount, "cudaGetDeviceCount")
     REQ(RuntimeGetVersion, "cudaRuntimeGetVersion")
@@ -122,12 +78,13 @@ static const char *resolve(void *lib)
     REQ(EventElapsedTime, "cudaEventElapsedTime")
     REQ(LaunchKernel, "cudaLaunchKernel")
 #undef REQ
-    if (!sym(lib, "cudaGetDeviceProperties_v2", &bh_cu.GetDeviceProperties) &&
-        !sym(lib, "cudaGetDeviceProperties", &bh_cu.GetDeviceProperties))
+    if (!bh_be_sym(lib, "cudaGetDeviceProperties_v2",
+                   &bh_cu.GetDeviceProperties) &&
+        !bh_be_sym(lib, "cudaGetDeviceProperties", &bh_cu.GetDeviceProperties))
         return "cudaGetDeviceProperties";
-    if (!sym(lib, "cudaLibraryLoadData", &bh_cu.LibraryLoadData) ||
-        !sym(lib, "cudaLibraryGetKernel", &bh_cu.LibraryGetKernel) ||
-        !sym(lib, "cudaLibraryUnload", &bh_cu.LibraryUnload))
+    if (!bh_be_sym(lib, "cudaLibraryLoadData", &bh_cu.LibraryLoadData) ||
+        !bh_be_sym(lib, "cudaLibraryGetKernel", &bh_cu.LibraryGetKernel) ||
+        !bh_be_sym(lib, "cudaLibraryUnload", &bh_cu.LibraryUnload))
         bh_cu.LibraryLoadData = NULL; /* runtime older than 12.0 */
     return NULL;
 }
@@ -143,8 +100,8 @@ bhost_status bh_cu_load(void)
     if (L.tried)
         return L.st;
     L.tried = 1;
-    L.lib = open_first("BHOST_CUDART_LIBRARY", names, 3, L.lib_name,
-                       sizeof(L.lib_name), &err);
+    L.lib = bh_be_dlopen("BHOST_CUDART_LIBRARY", names, 3, L.lib_name,
+                         sizeof(L.lib_name), &err);
     if (L.lib == NULL)
         return L.st = stop("no CUDA runtime: %s (install the CUDA toolkit or "
                            "nvidia-cuda-toolkit; BHOST_CUDART_LIBRARY names "
@@ -246,16 +203,16 @@ const bh_cublas *bh_cu_cublas(bhost_host *h)
     snprintf(same, sizeof(same), "libcublas.so.%d", L.runtime / 1000);
     names[3] = names[0];
     names[0] = same; /* the runtime's own major first */
-    L.blas_lib = open_first("BHOST_CUBLAS_LIBRARY", names, 4, name,
-                            sizeof(name), &err);
+    L.blas_lib = bh_be_dlopen("BHOST_CUBLAS_LIBRARY", names, 4, name,
+                              sizeof(name), &err);
     if (L.blas_lib != NULL &&
-        !(sym(L.blas_lib, "cublasCreate_v2", &L.blas.Create) &&
-          sym(L.blas_lib, "cublasDestroy_v2", &L.blas.Destroy) &&
-          sym(L.blas_lib, "cublasSetStream_v2", &L.blas.SetStream) &&
-          sym(L.blas_lib, "cublasGetVersion_v2", &L.blas.GetVersion) &&
-          sym(L.blas_lib, "cublasSgemm_v2", &L.blas.Sgemm) &&
-          sym(L.blas_lib, "cublasDgemm_v2", &L.blas.Dgemm) &&
-          sym(L.blas_lib, "cublasGemmEx", &L.blas.GemmEx))) {
+        !(bh_be_sym(L.blas_lib, "cublasCreate_v2", &L.blas.Create) &&
+          bh_be_sym(L.blas_lib, "cublasDestroy_v2", &L.blas.Destroy) &&
+          bh_be_sym(L.blas_lib, "cublasSetStream_v2", &L.blas.SetStream) &&
+          bh_be_sym(L.blas_lib, "cublasGetVersion_v2", &L.blas.GetVersion) &&
+          bh_be_sym(L.blas_lib, "cublasSgemm_v2", &L.blas.Sgemm) &&
+          bh_be_sym(L.blas_lib, "cublasDgemm_v2", &L.blas.Dgemm) &&
+          bh_be_sym(L.blas_lib, "cublasGemmEx", &L.blas.GemmEx))) {
         err = "a cuBLAS function is missing";
         L.blas_lib = NULL;
     }

@@ -1,44 +1,24 @@
 /*
  * backend_hip.c -- the bhost.backend/1 table of the HIP backend:
- * entry, errors, handle checks, device queries, get_kernel.
+ * entry, runtime errors, device queries, get_kernel. Messages and handle
+ * checks are the shared ones (plugins/common/bh_backend.h).
  */
 #include "hip_internal.h"
 
-#include <inttypes.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <string.h>
+bh_be bh_hip_be = {
+    .name = "backend-hip",
+    .dev_magic = BH_HIP_DEV_MAGIC,
+    .buf_magic = BH_HIP_BUF_MAGIC,
+    .stream_magic = BH_HIP_STREAM_MAGIC,
+    .event_magic = BH_HIP_EVENT_MAGIC,
+    .load = bh_hip_load,
+    .load_error = bh_hip_load_error,
+    .count = bh_hip_count,
+    .describe = bh_hip_describe,
+    .kernel = bh_hip_kernel,
+};
 
-const bhost_host_api *bh_hip_api;
-
-bhost_status bh_hip_fail(bhost_host *h, bhost_status st, const char *fmt, ...)
-{
-    char msg[512];
-    int len;
-    va_list ap;
-
-    len = snprintf(msg, sizeof(msg), "backend-hip: ");
-    va_start(ap, fmt);
-    vsnprintf(msg + len, sizeof(msg) - (size_t)len, fmt, ap);
-    va_end(ap);
-    if (bh_hip_api != NULL)
-        bh_hip_api->set_error(h, msg);
-    return st;
-}
-
-void bh_hip_log(bhost_host *h, bhost_log_level level, const char *fmt, ...)
-{
-    char msg[512];
-    int len;
-    va_list ap;
-
-    len = snprintf(msg, sizeof(msg), "backend-hip: ");
-    va_start(ap, fmt);
-    vsnprintf(msg + len, sizeof(msg) - (size_t)len, fmt, ap);
-    va_end(ap);
-    if (bh_hip_api != NULL)
-        bh_hip_api->log(h, level, msg);
-}
+BH_BE_CHECK_LAYOUT();
 
 bhost_status bh_hip_err(bhost_host *h, hipError_t e, const char *call)
 {
@@ -57,84 +37,25 @@ bhost_status bh_hip_use(bhost_dev *dev)
     return e == hipSuccess ? BHOST_OK : bh_hip_err(dev->h, e, "hipSetDevice");
 }
 
-bhost_status bh_hip_check_dev(const bhost_dev *dev, const char *op)
-{
-    if (dev == NULL || dev->magic != BH_HIP_DEV_MAGIC)
-        return bh_hip_fail(NULL, BHOST_E_INVALID, "%s: %s device handle", op,
-                          dev == NULL ? "NULL" : "invalid");
-    return BHOST_OK;
-}
-
-bhost_stream *bh_hip_stream_of(bhost_dev *dev, bhost_stream *s, const char *op)
-{
-    if (s == NULL)
-        return dev->def;
-    if (s->magic != BH_HIP_STREAM_MAGIC || s->dev != dev) {
-        bh_hip_fail(dev->h, BHOST_E_INVALID,
-                   "%s: stream is not a stream of this device", op);
-        return NULL;
-    }
-    return s;
-}
-
-bhost_status bh_hip_check_range(const bhost_dev *dev, const bhost_buf *buf,
-                               uint64_t off, uint64_t n, const char *op,
-                               const char *what)
-{
-    if (buf == NULL || buf->magic != BH_HIP_BUF_MAGIC || buf->dev != dev)
-        return bh_hip_fail(dev->h, BHOST_E_INVALID,
-                          "%s: %s is not a live buffer of this device", op,
-                          what);
-    if (off > buf->size || n > buf->size - off)
-        return bh_hip_fail(dev->h, BHOST_E_INVALID,
-                          "%s: %s range [%" PRIu64 ", +%" PRIu64
-                          ") exceeds buffer size %" PRIu64,
-                          op, what, off, n, buf->size);
-    return BHOST_OK;
-}
-
 /* Loads libamdhip64 and counts devices. No runtime, no driver or no
  * device: 0 and the reason the runtime gave. [main] */
 static bhost_status BHOST_ABI hip_device_count(uint32_t *count)
 {
-    if (count == NULL)
-        return bh_hip_fail(NULL, BHOST_E_INVALID, "device_count: NULL count");
-    *count = 0;
-    if (bh_hip_load() != BHOST_OK) {
-        bh_hip_fail(NULL, BHOST_E_UNSUPPORTED, "%s", bh_hip_load_error());
-        return BHOST_OK;
-    }
-    *count = bh_hip_count();
-    return BHOST_OK;
+    return bh_be_device_count(&bh_hip_be, count);
 }
 
 /* Writes the fields of device index's description that fit in
  * out->struct_size. [main] */
 static bhost_status BHOST_ABI hip_device_info(uint32_t index,
-                                             bhost_device_info *out)
+                                              bhost_device_info *out)
 {
-    bhost_device_info info;
-    size_t n;
-
-    if (out == NULL || out->struct_size < sizeof(out->struct_size))
-        return bh_hip_fail(NULL, BHOST_E_INVALID, "device_info: bad out");
-    if (bh_hip_load() != BHOST_OK || index >= bh_hip_count())
-        return bh_hip_fail(NULL, BHOST_E_INVALID,
-                          "device_info: no device %" PRIu32, index);
-    bh_hip_describe(index, &info);
-    n = out->struct_size < sizeof(info) ? out->struct_size : sizeof(info);
-    memcpy((char *)out + sizeof(out->struct_size),
-           (const char *)&info + sizeof(info.struct_size),
-           n - sizeof(out->struct_size));
-    return BHOST_OK;
+    return bh_be_device_info(&bh_hip_be, index, out);
 }
 
 /* Kernel and extension tables; NULL for unknown ids. [instance] */
 static const void *BHOST_ABI hip_get_kernel(bhost_dev *dev, const char *id)
 {
-    if (bh_hip_check_dev(dev, "get_kernel") != BHOST_OK || id == NULL)
-        return NULL;
-    return bh_hip_kernel(dev, id);
+    return bh_be_get_kernel(&bh_hip_be, dev, id);
 }
 
 static const bhost_backend backend = {
@@ -165,28 +86,19 @@ static const bhost_backend backend = {
  * [main] */
 static bhost_status BHOST_ABI hip_init(const bhost_host_api *api)
 {
-    if (api == NULL || !BHOST_HAS(bhost_host_api, api, set_error))
-        return BHOST_E_VERSION;
-    if (!BHOST_HAS(bhost_host_api, api, get_extension)) {
-        api->set_error(NULL, "backend-hip: host API table older than 1.0");
-        return BHOST_E_VERSION;
-    }
-    bh_hip_api = api;
-    return BHOST_OK;
+    return bh_be_init(&bh_hip_be, api);
 }
 
 /* Forgets the host API; the runtime stays loaded. [main] */
 static void BHOST_ABI hip_deinit(void)
 {
-    bh_hip_api = NULL;
+    bh_hip_be.api = NULL;
 }
 
 /* The backend table for BHOST_IFACE_BACKEND, else NULL. [any-thread] */
 static const void *BHOST_ABI hip_get_interface(const char *id)
 {
-    if (id != NULL && strcmp(id, BHOST_IFACE_BACKEND) == 0)
-        return &backend;
-    return NULL;
+    return bh_be_interface(id, &backend);
 }
 
 const bhost_entry bhost_entry_v1 = {

@@ -20,13 +20,7 @@
 
 #include <bhost/plugin.h>
 
-#include "bhost_accel_ext.h"
-
-#if defined(__GNUC__) || defined(__clang__)
-#define BH_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
-#else
-#define BH_PRINTF(fmt, args)
-#endif
+#include "bh_backend.h"
 
 /* The runtime functions used, resolved by their exported names. */
 typedef struct bh_hiprt {
@@ -65,7 +59,6 @@ typedef struct bh_hiprt {
 } bh_hiprt;
 
 extern bh_hiprt bh_hip;
-extern const bhost_host_api *bh_hip_api;
 
 #define BH_HIP_DEV_MAGIC 0x48495044u    /* "HIPD" */
 #define BH_HIP_BUF_MAGIC 0x48495042u    /* "HIPB" */
@@ -80,8 +73,8 @@ struct bhost_buf {
     uint32_t magic;
     uint32_t flags;
     struct bhost_dev *dev;
-    void *ptr; /* device pointer, or host pointer for PINNED/HOST_VISIBLE */
     uint64_t size;
+    void *ptr; /* device pointer, or host pointer for PINNED/HOST_VISIBLE */
 };
 
 struct bhost_stream {
@@ -120,21 +113,27 @@ struct bhost_dev {
 
 /* ---- backend_hip.c ------------------------------------------------------- */
 
-bhost_status bh_hip_fail(bhost_host *h, bhost_status st, const char *fmt, ...)
-    BH_PRINTF(3, 4);
-void bh_hip_log(bhost_host *h, bhost_log_level level, const char *fmt, ...)
-    BH_PRINTF(3, 4);
+/* This backend for the shared code (plugins/common/bh_backend.h): messages
+ * start "backend-hip: ", handles are checked against its magics. */
+extern bh_be bh_hip_be;
+#define bh_hip_fail(h, st, ...) bh_be_fail(&bh_hip_be, h, st, __VA_ARGS__)
+#define bh_hip_log(h, level, ...) bh_be_log(&bh_hip_be, h, level, __VA_ARGS__)
+#define bh_hip_check_dev(dev, op) bh_be_check_dev(&bh_hip_be, dev, op)
+#define bh_hip_check_range(dev, buf, off, n, op, what)                         \
+    bh_be_check_range(&bh_hip_be, dev, buf, off, n, op, what)
+
+/* s, or dev->def for NULL; NULL after set_error for a foreign stream. */
+static inline bhost_stream *bh_hip_stream_of(bhost_dev *dev, bhost_stream *s,
+                                             const char *op)
+{
+    return bh_be_stream_of(&bh_hip_be, dev, dev->def, s, op);
+}
+
 /* Status for a runtime error, after set_error(h) naming call and the
  * runtime's text. hipErrorOutOfMemory gives BHOST_E_NOMEM. */
 bhost_status bh_hip_err(bhost_host *h, hipError_t e, const char *call);
-bhost_status bh_hip_check_dev(const bhost_dev *dev, const char *op);
 /* Makes dev current (hipSetDevice). */
 bhost_status bh_hip_use(bhost_dev *dev);
-bhost_stream *bh_hip_stream_of(bhost_dev *dev, bhost_stream *s,
-                               const char *op);
-bhost_status bh_hip_check_range(const bhost_dev *dev, const bhost_buf *buf,
-                                uint64_t off, uint64_t n, const char *op,
-                                const char *what);
 
 /* ---- hip_loader.c -------------------------------------------------------- */
 

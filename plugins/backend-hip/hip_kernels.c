@@ -6,13 +6,11 @@
  * kernel use (hipModuleLoadData picks the code object of the device's
  * gfx target; a GPU outside -Damd_offload_arch gets no kernels, logged).
  */
-#define _POSIX_C_SOURCE 200809L
 #include "hip_internal.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 extern const unsigned char bh_hip_code[];
 extern const unsigned long bh_hip_code_size;
@@ -21,21 +19,13 @@ static const char *const names[BH_HIP_FUNCTIONS] = {
     "bh_axpy_f32",   "bh_axpy_f64", "bh_reduce_f32", "bh_reduce_f64",
     "bh_gemm_f32",   "bh_gemm_f64"};
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
-}
-
 /* Loads the code object on dev (current) into *mod and fn[]; fills
  * *stats. */
 static bhost_status load(bhost_dev *dev, hipModule_t *mod,
                          hipFunction_t fn[BH_HIP_FUNCTIONS],
                          bhost_build_stats *stats)
 {
-    uint64_t t0 = now_ns();
+    uint64_t t0 = bh_be_now_ns();
     hipError_t e = bh_hip.ModuleLoadData(mod, bh_hip_code);
 
     if (e != hipSuccess)
@@ -53,7 +43,7 @@ static bhost_status load(bhost_dev *dev, hipModule_t *mod,
     memset(stats, 0, sizeof(*stats));
     stats->struct_size = sizeof(*stats);
     stats->programs = 1;
-    stats->build_ns = (double)(now_ns() - t0);
+    stats->build_ns = (double)(bh_be_now_ns() - t0);
     snprintf(stats->cache, sizeof(stats->cache),
              "none (native code objects)");
     return BHOST_OK;
@@ -108,13 +98,9 @@ static bhost_status check_call(bhost_dev *dev, bhost_stream *s,
         st = ensure(dev);
     if (st == BHOST_OK)
         st = bh_hip_use(dev);
-    if (st != BHOST_OK)
-        return st;
-    *t = bh_hip_stream_of(dev, s, op);
-    if (*t == NULL)
-        return BHOST_E_INVALID;
-    return args == NULL ? bh_hip_fail(dev->h, BHOST_E_INVALID, "%s: NULL args", op)
-                        : BHOST_OK;
+    if (st == BHOST_OK)
+        st = bh_be_call(&bh_hip_be, dev, dev->def, s, args, op, t);
+    return st;
 }
 
 /* y = alpha x + y (F32, F64). [instance] */
@@ -131,13 +117,7 @@ static bhost_status BHOST_ABI axpy_run(bhost_dev *dev, bhost_stream *s,
     if (st != BHOST_OK)
         return st;
     es = elem(a->type, &f64);
-    if (!BHOST_HAS(bhost_axpy_args, a, y) || es == 0 || a->n > UINT64_MAX / 8)
-        return bh_hip_fail(dev->h, BHOST_E_UNSUPPORTED,
-                           "axpy: dtype %" PRId32 " unsupported (F32, F64)",
-                           a->type);
-    st = bh_hip_check_range(dev, a->x, 0, a->n * es, "axpy", "x");
-    if (st == BHOST_OK)
-        st = bh_hip_check_range(dev, a->y, 0, a->n * es, "axpy", "y");
+    st = bh_be_check_axpy(&bh_hip_be, dev, a, es, " (F32, F64)");
     if (st != BHOST_OK || a->n == 0)
         return st;
     n = a->n;
@@ -168,18 +148,7 @@ static bhost_status BHOST_ABI reduce_run(bhost_dev *dev, bhost_stream *s,
     if (st != BHOST_OK)
         return st;
     es = elem(a->type, &f64);
-    if (!BHOST_HAS(bhost_reduce_args, a, result) || a->reserved != 0 ||
-        es == 0 || a->n > UINT64_MAX / 8)
-        return bh_hip_fail(dev->h, BHOST_E_UNSUPPORTED,
-                           "reduce: dtype %" PRId32 " unsupported (F32, F64)",
-                           a->type);
-    if (a->op < BHOST_REDUCE_SUM || a->op > BHOST_REDUCE_MAX ||
-        (a->n == 0 && a->op != BHOST_REDUCE_SUM))
-        return bh_hip_fail(dev->h, BHOST_E_INVALID,
-                           "reduce: unknown op or min/max of nothing");
-    st = bh_hip_check_range(dev, a->x, 0, a->n * es, "reduce", "x");
-    if (st == BHOST_OK)
-        st = bh_hip_check_range(dev, a->result, 0, es, "reduce", "result");
+    st = bh_be_check_reduce(&bh_hip_be, dev, a, es, " (F32, F64)");
     if (st != BHOST_OK)
         return st;
     fn = dev->fn[f64 ? BH_HIP_REDUCE_F64 : BH_HIP_REDUCE_F32];
@@ -206,15 +175,6 @@ static bhost_status BHOST_ABI reduce_run(bhost_dev *dev, bhost_stream *s,
         out = a->result->ptr;
         return launch(dev, fn, 1, 1, 256, 1, args, t->s, "reduce");
     }
-}
-
-/* Bytes spanned by a column-major rows x cols matrix, or UINT64_MAX when
- * ld is too small. */
-static uint64_t span(uint64_t rows, uint64_t cols, uint64_t ld, uint64_t es)
-{
-    if (ld < (rows > 1 ? rows : 1))
-        return UINT64_MAX;
-    return rows == 0 || cols == 0 ? 0 : (ld * (cols - 1) + rows) * es;
 }
 
 /* C = alpha op(A) op(B) + beta C, all F32 or all F64. [instance] */
@@ -244,18 +204,7 @@ static bhost_status BHOST_ABI gemm_run(bhost_dev *dev, bhost_stream *s,
         g->ldb > UINT32_MAX || g->ldc > UINT32_MAX)
         return bh_hip_fail(dev->h, BHOST_E_INVALID,
                            "gemm: trans flags or dimensions out of range");
-    st = bh_hip_check_range(dev, g->a, 0,
-                            span(g->trans_a ? g->k : g->m,
-                                 g->trans_a ? g->m : g->k, g->lda, es),
-                            "gemm", "a");
-    if (st == BHOST_OK)
-        st = bh_hip_check_range(dev, g->b, 0,
-                                span(g->trans_b ? g->n : g->k,
-                                     g->trans_b ? g->k : g->n, g->ldb, es),
-                                "gemm", "b");
-    if (st == BHOST_OK)
-        st = bh_hip_check_range(dev, g->c, 0, span(g->m, g->n, g->ldc, es),
-                                "gemm", "c");
+    st = bh_be_check_gemm_spans(&bh_hip_be, dev, g, es, es);
     if (st != BHOST_OK || g->m == 0 || g->n == 0)
         return st;
     u[0] = (unsigned)g->m;
@@ -280,15 +229,6 @@ static bhost_status BHOST_ABI gemm_run(bhost_dev *dev, bhost_stream *s,
                   16, 16, args, t->s, "gemm");
 }
 
-/* Copies the fields of src that fit in out. */
-static void copy_stats(bhost_build_stats *out, const bhost_build_stats *src)
-{
-    size_t n = out->struct_size < sizeof(*src) ? out->struct_size : sizeof(*src);
-
-    memcpy((char *)out + sizeof(uint32_t), (const char *)src + sizeof(uint32_t),
-           n - sizeof(uint32_t));
-}
-
 /* build_stats.build: the code object loaded into a new module (native
  * code: nothing is compiled, so COLD and CACHED are the same). */
 static bhost_status BHOST_ABI build(bhost_dev *dev, uint32_t mode,
@@ -301,29 +241,26 @@ static bhost_status BHOST_ABI build(bhost_dev *dev, uint32_t mode,
 
     if (st == BHOST_OK)
         st = bh_hip_use(dev);
+    if (st == BHOST_OK)
+        st = bh_be_check_stats(&bh_hip_be, dev, out, mode);
     if (st != BHOST_OK)
         return st;
-    if (out == NULL || out->struct_size < sizeof(uint32_t) || mode > 1)
-        return bh_hip_fail(dev->h, BHOST_E_INVALID, "build_stats: bad arguments");
     st = load(dev, &mod, fn, &stats);
     if (st != BHOST_OK)
         return st;
     bh_hip.ModuleUnload(mod);
-    copy_stats(out, &stats);
+    bh_be_copy_sized(out, &stats, sizeof(stats));
     return BHOST_OK;
 }
 
 /* build_stats.last: the device's own module load. */
 static bhost_status BHOST_ABI last(bhost_dev *dev, bhost_build_stats *out)
 {
-    bhost_status st = bh_hip_check_dev(dev, "build_stats");
+    bhost_status st = bh_be_check_stats(&bh_hip_be, dev, out, BHOST_BUILD_COLD);
 
-    if (st != BHOST_OK)
-        return st;
-    if (out == NULL || out->struct_size < sizeof(uint32_t))
-        return bh_hip_fail(dev->h, BHOST_E_INVALID, "build_stats: bad arguments");
-    copy_stats(out, &dev->stats);
-    return BHOST_OK;
+    if (st == BHOST_OK)
+        bh_be_copy_sized(out, &dev->stats, sizeof(dev->stats));
+    return st;
 }
 
 static uint32_t BHOST_ABI index_of(bhost_dev *dev)
@@ -342,19 +279,13 @@ static const bhost_ext_build_stats build_table = {
 static const bhost_ext_device_index index_table = {
     sizeof(bhost_ext_device_index), 0, index_of};
 
+static const bh_be_tables tables = {&gemm_table, &axpy_table, &reduce_table,
+                                    &build_table, &index_table};
+
 const void *bh_hip_kernel(bhost_dev *dev, const char *id)
 {
-    const void *t = NULL;
+    int kernel;
+    const void *t = bh_be_find_table(&tables, id, &kernel);
 
-    if (strcmp(id, BHOST_EXT_BUILD_STATS) == 0)
-        return &build_table;
-    if (strcmp(id, BHOST_EXT_DEVICE_INDEX) == 0)
-        return &index_table;
-    if (strcmp(id, BHOST_KERNEL_GEMM) == 0)
-        t = &gemm_table;
-    else if (strcmp(id, BHOST_KERNEL_AXPY) == 0)
-        t = &axpy_table;
-    else if (strcmp(id, BHOST_KERNEL_REDUCE) == 0)
-        t = &reduce_table;
-    return t != NULL && ensure(dev) == BHOST_OK ? t : NULL;
+    return !kernel || ensure(dev) == BHOST_OK ? t : NULL;
 }

@@ -6,10 +6,7 @@
  */
 #include "hip_internal.h"
 
-#include <dlfcn.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 bh_hiprt bh_hip;
@@ -34,32 +31,14 @@ uint32_t bh_hip_count(void)
     return L.st == BHOST_OK ? L.count : 0;
 }
 
-/* Records why loading stopped and returns BHOST_E_UNSUPPORTED. */
-static bhost_status stop(const char *fmt, ...) BH_PRINTF(1, 2);
-static bhost_status stop(const char *fmt, ...)
-{
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(L.error, sizeof(L.error), fmt, ap);
-    va_end(ap);
-    return BHOST_E_UNSUPPORTED;
-}
-
-/* Resolves one symbol into *slot; 0 when absent. */
-static int sym(const char *name, void *slot)
-{
-    void *p = dlsym(L.lib, name);
-
-    memcpy(slot, &p, sizeof(p));
-    return p != NULL;
-}
+/* Records why loading stopped in L.error; BHOST_E_UNSUPPORTED. */
+#define stop(...) bh_be_stop(L.error, sizeof(L.error), __VA_ARGS__)
 
 /* Resolves the table; the first missing name or NULL. */
 static const char *resolve(void)
 {
 #define REQ(field, name)                                                       \
-    if (!sym(name, &bh_hip.field))                                             \
+    if (!bh_be_sym(L.lib, name, &bh_hip.field))                                \
         return name;
     REQ(GetDeviceCount, "hipGetDeviceCount")
     REQ(RuntimeGetVersion, "hipRuntimeGetVersion")
@@ -96,26 +75,15 @@ bhost_status bh_hip_load(void)
 {
     static const char *const names[] = {"libamdhip64.so.6", "libamdhip64.so.5",
                                         "libamdhip64.so"};
-    const char *env = getenv("BHOST_HIP_LIBRARY");
-    const char *err = "not found", *missing;
+    const char *err, *missing;
     int n = 0;
     hipError_t e;
 
     if (L.tried)
         return L.st;
     L.tried = 1;
-    if (env != NULL && *env != '\0') {
-        L.lib = dlopen(env, RTLD_NOW | RTLD_LOCAL);
-        snprintf(L.lib_name, sizeof(L.lib_name), "%s", env);
-        if (L.lib == NULL)
-            err = dlerror();
-    }
-    for (size_t i = 0; L.lib == NULL && i < 3; i++) {
-        L.lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-        snprintf(L.lib_name, sizeof(L.lib_name), "%s", names[i]);
-        if (L.lib == NULL)
-            err = dlerror();
-    }
+    L.lib = bh_be_dlopen("BHOST_HIP_LIBRARY", names, 3, L.lib_name,
+                         sizeof(L.lib_name), &err);
     if (L.lib == NULL)
         return L.st = stop("no HIP runtime: %s (apt install libamdhip64-5 or "
                            "ROCm; BHOST_HIP_LIBRARY names another)", err);

@@ -6,7 +6,6 @@
 
 #include <dlfcn.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 bh_cl_fns bh_cl;
