@@ -1,45 +1,24 @@
 /*
  * backend_level_zero.c -- the bhost.backend/1 table of the Level Zero
- * backend:
- * entry, errors, handle checks, device queries, get_kernel.
+ * backend: entry, ze_result_t names, device queries, get_kernel. Messages
+ * and handle checks are the shared ones (plugins/common/bh_backend.h).
  */
 #include "ze_internal.h"
 
-#include <inttypes.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <string.h>
+bh_be bh_ze_be = {
+    .name = "backend-level-zero",
+    .dev_magic = BH_ZE_DEV_MAGIC,
+    .buf_magic = BH_ZE_BUF_MAGIC,
+    .stream_magic = BH_ZE_STREAM_MAGIC,
+    .event_magic = BH_ZE_EVENT_MAGIC,
+    .load = bh_ze_load,
+    .load_error = bh_ze_load_error,
+    .count = bh_ze_count,
+    .describe = bh_ze_describe,
+    .kernel = bh_ze_kernel,
+};
 
-const bhost_host_api *bh_ze_api;
-
-bhost_status bh_ze_fail(bhost_host *h, bhost_status st, const char *fmt, ...)
-{
-    char msg[512];
-    int len;
-    va_list ap;
-
-    len = snprintf(msg, sizeof(msg), "backend-level-zero: ");
-    va_start(ap, fmt);
-    vsnprintf(msg + len, sizeof(msg) - (size_t)len, fmt, ap);
-    va_end(ap);
-    if (bh_ze_api != NULL)
-        bh_ze_api->set_error(h, msg);
-    return st;
-}
-
-void bh_ze_log(bhost_host *h, bhost_log_level level, const char *fmt, ...)
-{
-    char msg[512];
-    int len;
-    va_list ap;
-
-    len = snprintf(msg, sizeof(msg), "backend-level-zero: ");
-    va_start(ap, fmt);
-    vsnprintf(msg + len, sizeof(msg) - (size_t)len, fmt, ap);
-    va_end(ap);
-    if (bh_ze_api != NULL)
-        bh_ze_api->log(h, level, msg);
-}
+BH_BE_CHECK_LAYOUT();
 
 /* A name for the common ze_result_t values. */
 static const char *result_name(ze_result_t r)
@@ -74,55 +53,11 @@ bhost_status bh_ze_err(bhost_host *h, ze_result_t r, const char *call)
                       (unsigned)r);
 }
 
-bhost_status bh_ze_check_dev(const bhost_dev *dev, const char *op)
-{
-    if (dev == NULL || dev->magic != BH_ZE_DEV_MAGIC)
-        return bh_ze_fail(NULL, BHOST_E_INVALID, "%s: %s device handle", op,
-                          dev == NULL ? "NULL" : "invalid");
-    return BHOST_OK;
-}
-
-bhost_stream *bh_ze_stream_of(bhost_dev *dev, bhost_stream *s, const char *op)
-{
-    if (s == NULL)
-        return dev->def;
-    if (s->magic != BH_ZE_STREAM_MAGIC || s->dev != dev) {
-        bh_ze_fail(dev->h, BHOST_E_INVALID,
-                   "%s: stream is not a stream of this device", op);
-        return NULL;
-    }
-    return s;
-}
-
-bhost_status bh_ze_check_range(const bhost_dev *dev, const bhost_buf *buf,
-                               uint64_t off, uint64_t n, const char *op,
-                               const char *what)
-{
-    if (buf == NULL || buf->magic != BH_ZE_BUF_MAGIC || buf->dev != dev)
-        return bh_ze_fail(dev->h, BHOST_E_INVALID,
-                          "%s: %s is not a live buffer of this device", op,
-                          what);
-    if (off > buf->size || n > buf->size - off)
-        return bh_ze_fail(dev->h, BHOST_E_INVALID,
-                          "%s: %s range [%" PRIu64 ", +%" PRIu64
-                          ") exceeds buffer size %" PRIu64,
-                          op, what, off, n, buf->size);
-    return BHOST_OK;
-}
-
 /* Loads libze_loader, zeInit, counts the devices of every driver. No
  * loader, no driver or no device: 0 and the reason. [main] */
 static bhost_status BHOST_ABI ze_device_count(uint32_t *count)
 {
-    if (count == NULL)
-        return bh_ze_fail(NULL, BHOST_E_INVALID, "device_count: NULL count");
-    *count = 0;
-    if (bh_ze_load() != BHOST_OK) {
-        bh_ze_fail(NULL, BHOST_E_UNSUPPORTED, "%s", bh_ze_load_error());
-        return BHOST_OK;
-    }
-    *count = bh_ze_count();
-    return BHOST_OK;
+    return bh_be_device_count(&bh_ze_be, count);
 }
 
 /* Writes the fields of device index's description that fit in
@@ -130,28 +65,13 @@ static bhost_status BHOST_ABI ze_device_count(uint32_t *count)
 static bhost_status BHOST_ABI ze_device_info(uint32_t index,
                                              bhost_device_info *out)
 {
-    bhost_device_info info;
-    size_t n;
-
-    if (out == NULL || out->struct_size < sizeof(out->struct_size))
-        return bh_ze_fail(NULL, BHOST_E_INVALID, "device_info: bad out");
-    if (bh_ze_load() != BHOST_OK || index >= bh_ze_count())
-        return bh_ze_fail(NULL, BHOST_E_INVALID,
-                          "device_info: no device %" PRIu32, index);
-    bh_ze_describe(index, &info);
-    n = out->struct_size < sizeof(info) ? out->struct_size : sizeof(info);
-    memcpy((char *)out + sizeof(out->struct_size),
-           (const char *)&info + sizeof(info.struct_size),
-           n - sizeof(out->struct_size));
-    return BHOST_OK;
+    return bh_be_device_info(&bh_ze_be, index, out);
 }
 
 /* Kernel and extension tables; NULL for unknown ids. [instance] */
 static const void *BHOST_ABI ze_get_kernel(bhost_dev *dev, const char *id)
 {
-    if (bh_ze_check_dev(dev, "get_kernel") != BHOST_OK || id == NULL)
-        return NULL;
-    return bh_ze_kernel(dev, id);
+    return bh_be_get_kernel(&bh_ze_be, dev, id);
 }
 
 static const bhost_backend backend = {
@@ -182,28 +102,19 @@ static const bhost_backend backend = {
  * [main] */
 static bhost_status BHOST_ABI ze_init(const bhost_host_api *api)
 {
-    if (api == NULL || !BHOST_HAS(bhost_host_api, api, set_error))
-        return BHOST_E_VERSION;
-    if (!BHOST_HAS(bhost_host_api, api, get_extension)) {
-        api->set_error(NULL, "backend-level-zero: host API table older than 1.0");
-        return BHOST_E_VERSION;
-    }
-    bh_ze_api = api;
-    return BHOST_OK;
+    return bh_be_init(&bh_ze_be, api);
 }
 
 /* Forgets the host API; the loader stays loaded. [main] */
 static void BHOST_ABI ze_deinit(void)
 {
-    bh_ze_api = NULL;
+    bh_ze_be.api = NULL;
 }
 
 /* The backend table for BHOST_IFACE_BACKEND, else NULL. [any-thread] */
 static const void *BHOST_ABI ze_get_interface(const char *id)
 {
-    if (id != NULL && strcmp(id, BHOST_IFACE_BACKEND) == 0)
-        return &backend;
-    return NULL;
+    return bh_be_interface(id, &backend);
 }
 
 const bhost_entry bhost_entry_v1 = {

@@ -20,13 +20,7 @@
 
 #include <bhost/plugin.h>
 
-#include "bhost_accel_ext.h"
-
-#if defined(__GNUC__) || defined(__clang__)
-#define BH_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
-#else
-#define BH_PRINTF(fmt, args)
-#endif
+#include "bh_backend.h"
 
 #define BH_ZE_FNS(X)                                                           \
     X(zeInit)                                                                  \
@@ -72,7 +66,6 @@ typedef struct bh_ze_fns {
 #undef BH_ZE_DECLARE
 
 extern bh_ze_fns bh_ze;
-extern const bhost_host_api *bh_ze_api;
 
 #define BH_ZE_DEV_MAGIC 0x5a454444u    /* "ZEDD" */
 #define BH_ZE_BUF_MAGIC 0x5a454442u    /* "ZEDB" */
@@ -107,8 +100,8 @@ struct bhost_buf {
     uint32_t magic;
     uint32_t flags;
     struct bhost_dev *dev;
-    void *ptr; /* USM device or host allocation */
     uint64_t size;
+    void *ptr; /* USM device or host allocation */
 };
 
 struct bhost_stream {
@@ -146,17 +139,24 @@ struct bhost_dev {
 
 /* ---- backend_level_zero.c ------------------------------------------------ */
 
-bhost_status bh_ze_fail(bhost_host *h, bhost_status st, const char *fmt, ...)
-    BH_PRINTF(3, 4);
-void bh_ze_log(bhost_host *h, bhost_log_level level, const char *fmt, ...)
-    BH_PRINTF(3, 4);
+/* This backend for the shared code (plugins/common/bh_backend.h): messages
+ * start "backend-level-zero: ", handles are checked against its magics. */
+extern bh_be bh_ze_be;
+#define bh_ze_fail(h, st, ...) bh_be_fail(&bh_ze_be, h, st, __VA_ARGS__)
+#define bh_ze_log(h, level, ...) bh_be_log(&bh_ze_be, h, level, __VA_ARGS__)
+#define bh_ze_check_dev(dev, op) bh_be_check_dev(&bh_ze_be, dev, op)
+#define bh_ze_check_range(dev, buf, off, n, op, what)                          \
+    bh_be_check_range(&bh_ze_be, dev, buf, off, n, op, what)
+
+/* s, or dev->def for NULL; NULL after set_error for a foreign stream. */
+static inline bhost_stream *bh_ze_stream_of(bhost_dev *dev, bhost_stream *s,
+                                            const char *op)
+{
+    return bh_be_stream_of(&bh_ze_be, dev, dev->def, s, op);
+}
+
 /* Status for a failed call, after set_error(h) naming it and the code. */
 bhost_status bh_ze_err(bhost_host *h, ze_result_t r, const char *call);
-bhost_status bh_ze_check_dev(const bhost_dev *dev, const char *op);
-bhost_stream *bh_ze_stream_of(bhost_dev *dev, bhost_stream *s, const char *op);
-bhost_status bh_ze_check_range(const bhost_dev *dev, const bhost_buf *buf,
-                               uint64_t off, uint64_t n, const char *op,
-                               const char *what);
 
 /* ---- ze_loader.c --------------------------------------------------------- */
 

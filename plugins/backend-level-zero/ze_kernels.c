@@ -7,14 +7,11 @@
  * zeModuleGetNativeBinary) and device_index. Built without clang-14 +
  * llvm-spirv-14 (BH_ZE_NO_KERNELS), the backend has no kernels.
  */
-#define _POSIX_C_SOURCE 200809L
 #include "ze_internal.h"
 
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #ifndef BH_ZE_NO_KERNELS
 extern const unsigned char bh_ze_spv_f32[];
@@ -33,14 +30,6 @@ int bh_ze_have_kernels(void)
 #else
     return 1;
 #endif
-}
-
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
 }
 
 static void drop(bh_ze_prog *p)
@@ -135,7 +124,7 @@ static bhost_status ensure(bhost_dev *dev)
         return bh_ze_fail(dev->h, BHOST_E_UNSUPPORTED,
                           "no kernels (see log; built without SPIR-V tools?)");
     dev->kernels_tried = 1;
-    t0 = now_ns();
+    t0 = bh_be_now_ns();
     for (int f = 0; f < (dev->phys->fp64 ? 2 : 1) && st == BHOST_OK; f++) {
         code = spirv(f, &size);
         st = build(dev, ZE_MODULE_FORMAT_IL_SPIRV, code, size, &dev->progs[f]);
@@ -148,7 +137,7 @@ static bhost_status ensure(bhost_dev *dev)
     dev->stats.struct_size = sizeof(dev->stats);
     dev->stats.programs = dev->phys->fp64 ? 2 : 1;
     dev->stats.cache_misses = dev->stats.programs;
-    dev->stats.build_ns = (double)(now_ns() - t0);
+    dev->stats.build_ns = (double)(bh_be_now_ns() - t0);
     snprintf(dev->stats.cache, sizeof(dev->stats.cache), "none (SPIR-V)");
     return BHOST_OK;
 }
@@ -162,13 +151,9 @@ static bhost_status check_call(bhost_dev *dev, bhost_stream *s,
 
     if (st == BHOST_OK)
         st = ensure(dev);
-    if (st != BHOST_OK)
-        return st;
-    *t = bh_ze_stream_of(dev, s, op);
-    if (*t == NULL)
-        return BHOST_E_INVALID;
-    return args == NULL ? bh_ze_fail(dev->h, BHOST_E_INVALID, "%s: NULL args", op)
-                        : BHOST_OK;
+    if (st == BHOST_OK)
+        st = bh_be_call(&bh_ze_be, dev, dev->def, s, args, op, t);
+    return st;
 }
 
 /* Sets n arguments (sizes[i] bytes at vals[i]), the group size and
@@ -209,12 +194,7 @@ static bhost_status BHOST_ABI axpy_run(bhost_dev *dev, bhost_stream *s,
     if (st != BHOST_OK)
         return st;
     es = elem(dev, a->type, &f);
-    if (!BHOST_HAS(bhost_axpy_args, a, y) || es == 0 || a->n > UINT64_MAX / 8)
-        return bh_ze_fail(dev->h, BHOST_E_UNSUPPORTED,
-                          "axpy: dtype %" PRId32 " unsupported", a->type);
-    st = bh_ze_check_range(dev, a->x, 0, a->n * es, "axpy", "x");
-    if (st == BHOST_OK)
-        st = bh_ze_check_range(dev, a->y, 0, a->n * es, "axpy", "y");
+    st = bh_be_check_axpy(&bh_ze_be, dev, a, es, "");
     if (st != BHOST_OK || a->n == 0)
         return st;
     n = a->n;
@@ -244,17 +224,7 @@ static bhost_status BHOST_ABI reduce_run(bhost_dev *dev, bhost_stream *s,
     if (st != BHOST_OK)
         return st;
     es = elem(dev, a->type, &f);
-    if (!BHOST_HAS(bhost_reduce_args, a, result) || a->reserved != 0 ||
-        es == 0 || a->n > UINT64_MAX / 8)
-        return bh_ze_fail(dev->h, BHOST_E_UNSUPPORTED,
-                          "reduce: dtype %" PRId32 " unsupported", a->type);
-    if (a->op < BHOST_REDUCE_SUM || a->op > BHOST_REDUCE_MAX ||
-        (a->n == 0 && a->op != BHOST_REDUCE_SUM))
-        return bh_ze_fail(dev->h, BHOST_E_INVALID,
-                          "reduce: unknown op or min/max of nothing");
-    st = bh_ze_check_range(dev, a->x, 0, a->n * es, "reduce", "x");
-    if (st == BHOST_OK)
-        st = bh_ze_check_range(dev, a->result, 0, es, "reduce", "result");
+    st = bh_be_check_reduce(&bh_ze_be, dev, a, es, "");
     if (st != BHOST_OK)
         return st;
     groups = (a->n + 255) / 256;
@@ -290,14 +260,6 @@ static bhost_status BHOST_ABI reduce_run(bhost_dev *dev, bhost_stream *s,
     }
 }
 
-/* Bytes spanned by a column-major matrix, or UINT64_MAX for a bad ld. */
-static uint64_t span(uint64_t rows, uint64_t cols, uint64_t ld, uint64_t es)
-{
-    if (ld < (rows > 1 ? rows : 1))
-        return UINT64_MAX;
-    return rows == 0 || cols == 0 ? 0 : (ld * (cols - 1) + rows) * es;
-}
-
 /* C = alpha op(A) op(B) + beta C, all F32 or all F64. [instance] */
 static bhost_status BHOST_ABI gemm_run(bhost_dev *dev, bhost_stream *s,
                                        const bhost_gemm_args *g)
@@ -323,18 +285,7 @@ static bhost_status BHOST_ABI gemm_run(bhost_dev *dev, bhost_stream *s,
         g->ldb > UINT32_MAX || g->ldc > UINT32_MAX)
         return bh_ze_fail(dev->h, BHOST_E_INVALID,
                           "gemm: trans flags or dimensions out of range");
-    st = bh_ze_check_range(dev, g->a, 0,
-                           span(g->trans_a ? g->k : g->m,
-                                g->trans_a ? g->m : g->k, g->lda, es),
-                           "gemm", "a");
-    if (st == BHOST_OK)
-        st = bh_ze_check_range(dev, g->b, 0,
-                               span(g->trans_b ? g->n : g->k,
-                                    g->trans_b ? g->k : g->n, g->ldb, es),
-                               "gemm", "b");
-    if (st == BHOST_OK)
-        st = bh_ze_check_range(dev, g->c, 0, span(g->m, g->n, g->ldc, es),
-                               "gemm", "c");
+    st = bh_be_check_gemm_spans(&bh_ze_be, dev, g, es, es);
     if (st != BHOST_OK || g->m == 0 || g->n == 0)
         return st;
     u[0] = (uint32_t)g->m;
@@ -362,15 +313,6 @@ static bhost_status BHOST_ABI gemm_run(bhost_dev *dev, bhost_stream *s,
                   (uint32_t)((g->m + 15) / 16), (uint32_t)((g->n + 15) / 16));
 }
 
-/* Copies the fields of src that fit in out. */
-static void copy_stats(bhost_build_stats *out, const bhost_build_stats *src)
-{
-    size_t n = out->struct_size < sizeof(*src) ? out->struct_size : sizeof(*src);
-
-    memcpy((char *)out + sizeof(uint32_t), (const char *)src + sizeof(uint32_t),
-           n - sizeof(uint32_t));
-}
-
 /* build_stats.build: the modules again, from SPIR-V (COLD) or from the
  * native binaries of the device's own modules (CACHED). */
 static bhost_status BHOST_ABI build_ext(bhost_dev *dev, uint32_t mode,
@@ -382,12 +324,12 @@ static bhost_status BHOST_ABI build_ext(bhost_dev *dev, uint32_t mode,
 
     if (st == BHOST_OK)
         st = ensure(dev);
+    if (st == BHOST_OK)
+        st = bh_be_check_stats(&bh_ze_be, dev, out, mode);
     if (st != BHOST_OK)
         return st;
-    if (out == NULL || out->struct_size < sizeof(uint32_t) || mode > 1)
-        return bh_ze_fail(dev->h, BHOST_E_INVALID, "build_stats: bad arguments");
     memset(&stats, 0, sizeof(stats));
-    t0 = now_ns();
+    t0 = bh_be_now_ns();
     for (int f = 0; f < (dev->phys->fp64 ? 2 : 1) && st == BHOST_OK; f++) {
         bh_ze_prog p;
         size_t size = 0;
@@ -411,25 +353,22 @@ static bhost_status BHOST_ABI build_ext(bhost_dev *dev, uint32_t mode,
             stats.programs++;
         }
     }
-    stats.build_ns = (double)(now_ns() - t0);
+    stats.build_ns = (double)(bh_be_now_ns() - t0);
     snprintf(stats.cache, sizeof(stats.cache), "%s",
              mode == BHOST_BUILD_CACHED ? "native binaries in memory" : "none");
     if (st == BHOST_OK)
-        copy_stats(out, &stats);
+        bh_be_copy_sized(out, &stats, sizeof(stats));
     return st;
 }
 
 /* build_stats.last: the device's own module build. */
 static bhost_status BHOST_ABI last(bhost_dev *dev, bhost_build_stats *out)
 {
-    bhost_status st = bh_ze_check_dev(dev, "build_stats");
+    bhost_status st = bh_be_check_stats(&bh_ze_be, dev, out, BHOST_BUILD_COLD);
 
-    if (st != BHOST_OK)
-        return st;
-    if (out == NULL || out->struct_size < sizeof(uint32_t))
-        return bh_ze_fail(dev->h, BHOST_E_INVALID, "build_stats: bad arguments");
-    copy_stats(out, &dev->stats);
-    return BHOST_OK;
+    if (st == BHOST_OK)
+        bh_be_copy_sized(out, &dev->stats, sizeof(dev->stats));
+    return st;
 }
 
 static uint32_t BHOST_ABI index_of(bhost_dev *dev)
@@ -448,21 +387,17 @@ static const bhost_ext_build_stats build_table = {
 static const bhost_ext_device_index index_table = {
     sizeof(bhost_ext_device_index), 0, index_of};
 
+static const bh_be_tables tables = {&gemm_table, &axpy_table, &reduce_table,
+                                    &build_table, &index_table};
+
 const void *bh_ze_kernel(bhost_dev *dev, const char *id)
 {
-    const void *t = NULL;
+    int kernel;
+    const void *t = bh_be_find_table(&tables, id, &kernel);
 
-    if (strcmp(id, BHOST_EXT_DEVICE_INDEX) == 0)
-        return &index_table;
+    if (t == &index_table)
+        return t;
     if (!bh_ze_have_kernels())
         return NULL;
-    if (strcmp(id, BHOST_EXT_BUILD_STATS) == 0)
-        return &build_table;
-    if (strcmp(id, BHOST_KERNEL_GEMM) == 0)
-        t = &gemm_table;
-    else if (strcmp(id, BHOST_KERNEL_AXPY) == 0)
-        t = &axpy_table;
-    else if (strcmp(id, BHOST_KERNEL_REDUCE) == 0)
-        t = &reduce_table;
-    return t != NULL && ensure(dev) == BHOST_OK ? t : NULL;
+    return !kernel || ensure(dev) == BHOST_OK ? t : NULL;
 }

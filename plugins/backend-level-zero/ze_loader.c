@@ -8,9 +8,7 @@
 #include "ze_internal.h"
 
 #include <dlfcn.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 bh_ze_fns bh_ze;
@@ -39,33 +37,19 @@ const bh_ze_phys *bh_ze_phys_get(uint32_t index)
     return index < bh_ze_count() ? &L.phys[index] : NULL;
 }
 
-/* Records why loading stopped and returns BHOST_E_UNSUPPORTED. */
-static bhost_status stop(const char *fmt, ...) BH_PRINTF(1, 2);
-static bhost_status stop(const char *fmt, ...)
-{
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(L.error, sizeof(L.error), fmt, ap);
-    va_end(ap);
-    return BHOST_E_UNSUPPORTED;
-}
+/* Records why loading stopped in L.error; BHOST_E_UNSUPPORTED. */
+#define stop(...) bh_be_stop(L.error, sizeof(L.error), __VA_ARGS__)
 
 /* dlopens the loader and resolves BH_ZE_FNS. */
 static bhost_status open_library(void)
 {
-    const char *env = getenv("BHOST_ZE_LIBRARY");
-    const char *err = "";
+    static const char *const names[] = {"libze_loader.so.1"};
+    const char *err;
     const char *missing = NULL;
 
-    if (env != NULL && *env != '\0')
-        L.lib = dlopen(env, RTLD_NOW | RTLD_LOCAL);
+    L.lib = bh_be_dlopen("BHOST_ZE_LIBRARY", names, 1, NULL, 0, &err);
     if (L.lib == NULL)
-        L.lib = dlopen("libze_loader.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (L.lib == NULL) {
-        err = dlerror();
         return stop("no Level Zero loader: %s (apt install libze1)", err);
-    }
 #define BH_ZE_LOAD(name)                                                       \
     *(void **)&bh_ze.name = dlsym(L.lib, #name);                               \
     if (bh_ze.name == NULL && missing == NULL)                                 \
