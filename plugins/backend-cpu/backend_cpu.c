@@ -5,45 +5,19 @@
 #include "backend_cpu.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-const bhost_host_api *bh_cpu_api;
+bh_be bh_cpu_be = {
+    .name = "backend-cpu",
+    .dev_magic = BH_CPU_DEV_MAGIC,
+    .buf_magic = BH_CPU_BUF_MAGIC,
+    .stream_magic = BH_CPU_STREAM_MAGIC,
+    .event_magic = BH_CPU_EVENT_MAGIC,
+    .kernel = bh_cpu_kernel, /* devices come from cpu_topo.c, not a loader */
+};
 
-bhost_status bh_cpu_fail(bhost_host *h, bhost_status st, const char *fmt, ...)
-{
-    char msg[320];
-    int len;
-    va_list ap;
-
-    len = snprintf(msg, sizeof(msg), "backend-cpu: ");
-    va_start(ap, fmt);
-    vsnprintf(msg + len, sizeof(msg) - (size_t)len, fmt, ap);
-    va_end(ap);
-    if (bh_cpu_api != NULL)
-        bh_cpu_api->set_error(h, msg);
-    return st;
-}
-
-bhost_status bh_cpu_check_dev(const bhost_dev *dev, const char *op)
-{
-    if (dev == NULL || dev->magic != BH_CPU_DEV_MAGIC)
-        return bh_cpu_fail(NULL, BHOST_E_INVALID, "%s: %s device handle", op,
-                           dev == NULL ? "NULL" : "invalid");
-    return BHOST_OK;
-}
-
-bhost_status bh_cpu_check_stream(const bhost_dev *dev, const bhost_stream *s,
-                                 const char *op)
-{
-    if (s != NULL && (s->magic != BH_CPU_STREAM_MAGIC || s->dev != dev))
-        return bh_cpu_fail(dev->h, BHOST_E_INVALID,
-                           "%s: stream is not a stream of this device", op);
-    return BHOST_OK;
-}
+BH_BE_CHECK_LAYOUT();
 
 bhost_status bh_cpu_check_range(const bhost_dev *dev, const bhost_buf *buf,
                                 uint64_t off, uint64_t n, const char *op,
@@ -52,25 +26,7 @@ bhost_status bh_cpu_check_range(const bhost_dev *dev, const bhost_buf *buf,
     if (buf == NULL)
         return bh_cpu_fail(dev->h, BHOST_E_INVALID, "%s: %s buffer is NULL",
                            op, what);
-    if (buf->magic != BH_CPU_BUF_MAGIC || buf->dev != dev)
-        return bh_cpu_fail(dev->h, BHOST_E_INVALID,
-                           "%s: %s is not a live buffer of this device", op,
-                           what);
-    if (off > buf->size || n > buf->size - off)
-        return bh_cpu_fail(dev->h, BHOST_E_INVALID,
-                           "%s: %s range [%" PRIu64 ", +%" PRIu64
-                           ") exceeds buffer size %" PRIu64,
-                           op, what, off, n, buf->size);
-    return BHOST_OK;
-}
-
-/* CLOCK_MONOTONIC in nanoseconds. */
-static uint64_t monotonic_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
+    return bh_be_check_range(&bh_cpu_be, dev, buf, off, n, op, what);
 }
 
 /* ---- Devices -------------------------------------------------------------- */
@@ -110,7 +66,6 @@ static bhost_status BHOST_ABI cpu_device_info(uint32_t index,
                                               bhost_device_info *out)
 {
     bhost_device_info info;
-    size_t n;
     bhost_status st;
 
     if (out == NULL)
@@ -123,10 +78,7 @@ static bhost_status BHOST_ABI cpu_device_info(uint32_t index,
                            "device_info: struct_size %" PRIu32 " too small",
                            out->struct_size);
     bh_cpu_describe(index, &info);
-    n = out->struct_size < sizeof(info) ? out->struct_size : sizeof(info);
-    memcpy((char *)out + sizeof(out->struct_size),
-           (const char *)&info + sizeof(info.struct_size),
-           n - sizeof(out->struct_size));
+    bh_be_copy_sized(out, &info, sizeof(info));
     return BHOST_OK;
 }
 
@@ -138,7 +90,6 @@ static bhost_status BHOST_ABI cpu_open(uint32_t index, bhost_host *h,
 {
     const bh_cpu_dev_desc *d;
     bhost_dev *dev;
-    char msg[256];
     bhost_status st;
 
     if (out == NULL)
@@ -154,22 +105,19 @@ static bhost_status BHOST_ABI cpu_open(uint32_t index, bhost_host *h,
     dev->magic = BH_CPU_DEV_MAGIC;
     dev->index = index;
     dev->h = h;
-    if (bh_cpu_topo_bind(index) != 0) {
-        snprintf(msg, sizeof(msg),
-                 "backend-cpu: cannot bind to NUMA node %" PRId32
-                 "; threads may run anywhere", d->numa_node);
-        bh_cpu_api->log(h, BHOST_LOG_WARN, msg);
-    }
+    if (bh_cpu_topo_bind(index) != 0)
+        bh_cpu_log(h, BHOST_LOG_WARN,
+                   "cannot bind to NUMA node %" PRId32
+                   "; threads may run anywhere", d->numa_node);
     bh_cpu_blas_threads(d->threads);
-    snprintf(msg, sizeof(msg),
-             "backend-cpu: device %" PRIu32 " (%s%" PRId32 "): %" PRIu32
-             " BLAS threads%s; bf16/f16 gemm %s",
-             index, d->numa_node < 0 ? "machine" : "NUMA node ",
-             d->numa_node < 0 ? 0 : d->numa_node, d->threads,
-             getenv("BHOST_CPU_THREADS") ? " (BHOST_CPU_THREADS)" : "",
-             bh_cpu_sbgemm() ? "via cblas_sbgemm"
-                             : "converts inputs to f32 and calls sgemm");
-    bh_cpu_api->log(h, BHOST_LOG_INFO, msg);
+    bh_cpu_log(h, BHOST_LOG_INFO,
+               "device %" PRIu32 " (%s%" PRId32 "): %" PRIu32
+               " BLAS threads%s; bf16/f16 gemm %s",
+               index, d->numa_node < 0 ? "machine" : "NUMA node ",
+               d->numa_node < 0 ? 0 : d->numa_node, d->threads,
+               getenv("BHOST_CPU_THREADS") ? " (BHOST_CPU_THREADS)" : "",
+               bh_cpu_sbgemm() ? "via cblas_sbgemm"
+                               : "converts inputs to f32 and calls sgemm");
     *out = dev;
     return BHOST_OK;
 }
@@ -180,14 +128,9 @@ static void BHOST_ABI cpu_close(bhost_dev *dev)
 {
     if (dev == NULL || dev->magic != BH_CPU_DEV_MAGIC)
         return;
-    if (dev->live_bufs != 0) {
-        char msg[128];
-
-        snprintf(msg, sizeof(msg),
-                 "backend-cpu: close: %" PRIu64 " buffer(s) never freed",
-                 dev->live_bufs);
-        bh_cpu_api->log(dev->h, BHOST_LOG_WARN, msg);
-    }
+    if (dev->live_bufs != 0)
+        bh_cpu_log(dev->h, BHOST_LOG_WARN,
+                   "close: %" PRIu64 " buffer(s) never freed", dev->live_bufs);
     dev->magic = 0;
     free(dev->scratch);
     free(dev);
@@ -402,16 +345,6 @@ static void BHOST_ABI cpu_event_destroy(bhost_dev *dev, bhost_event *e)
     free(e);
 }
 
-/* Returns BHOST_OK when e is an event of dev, else BHOST_E_INVALID. */
-static bhost_status check_event(const bhost_dev *dev, const bhost_event *e,
-                                const char *op, const char *what)
-{
-    if (e == NULL || e->magic != BH_CPU_EVENT_MAGIC || e->dev != dev)
-        return bh_cpu_fail(dev->h, BHOST_E_INVALID,
-                           "%s: %s is not an event of this device", op, what);
-    return BHOST_OK;
-}
-
 /* Stamps e with the current time: all earlier work on s is complete.
  * [instance] */
 static bhost_status BHOST_ABI cpu_event_record(bhost_dev *dev, bhost_stream *s,
@@ -422,9 +355,9 @@ static bhost_status BHOST_ABI cpu_event_record(bhost_dev *dev, bhost_stream *s,
     if (st == BHOST_OK)
         st = bh_cpu_check_stream(dev, s, "event_record");
     if (st == BHOST_OK)
-        st = check_event(dev, e, "event_record", "event");
+        st = bh_cpu_check_event(dev, e, "event_record", "event");
     if (st == BHOST_OK) {
-        e->ns = monotonic_ns();
+        e->ns = bh_be_now_ns();
         e->recorded = 1;
     }
     return st;
@@ -440,9 +373,9 @@ static bhost_status BHOST_ABI cpu_event_elapsed_ns(bhost_dev *dev,
     bhost_status st = bh_cpu_check_dev(dev, "event_elapsed_ns");
 
     if (st == BHOST_OK)
-        st = check_event(dev, start, "event_elapsed_ns", "start");
+        st = bh_cpu_check_event(dev, start, "event_elapsed_ns", "start");
     if (st == BHOST_OK)
-        st = check_event(dev, end, "event_elapsed_ns", "end");
+        st = bh_cpu_check_event(dev, end, "event_elapsed_ns", "end");
     if (st != BHOST_OK)
         return st;
     if (ns == NULL)
@@ -461,9 +394,7 @@ static bhost_status BHOST_ABI cpu_event_elapsed_ns(bhost_dev *dev,
  * [instance] */
 static const void *BHOST_ABI cpu_get_kernel(bhost_dev *dev, const char *id)
 {
-    if (bh_cpu_check_dev(dev, "get_kernel") != BHOST_OK || id == NULL)
-        return NULL;
-    return bh_cpu_kernel(id);
+    return bh_be_get_kernel(&bh_cpu_be, dev, id);
 }
 
 static const bhost_backend backend = {
@@ -496,14 +427,7 @@ static const bhost_backend backend = {
  * [main] */
 static bhost_status BHOST_ABI cpu_init(const bhost_host_api *api)
 {
-    if (api == NULL || !BHOST_HAS(bhost_host_api, api, set_error))
-        return BHOST_E_VERSION;
-    if (!BHOST_HAS(bhost_host_api, api, get_extension)) {
-        api->set_error(NULL, "backend-cpu: host API table older than 1.0");
-        return BHOST_E_VERSION;
-    }
-    bh_cpu_api = api;
-    return BHOST_OK;
+    return bh_be_init(&bh_cpu_be, api);
 }
 
 /* Releases the topology and forgets the host API. OpenBLAS keeps its own
@@ -511,15 +435,13 @@ static bhost_status BHOST_ABI cpu_init(const bhost_host_api *api)
 static void BHOST_ABI cpu_deinit(void)
 {
     bh_cpu_topo_unload();
-    bh_cpu_api = NULL;
+    bh_cpu_be.api = NULL;
 }
 
 /* The backend table for BHOST_IFACE_BACKEND, else NULL. [any-thread] */
 static const void *BHOST_ABI cpu_get_interface(const char *id)
 {
-    if (id != NULL && strcmp(id, BHOST_IFACE_BACKEND) == 0)
-        return &backend;
-    return NULL;
+    return bh_be_interface(id, &backend);
 }
 
 const bhost_entry bhost_entry_v1 = {

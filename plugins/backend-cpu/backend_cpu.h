@@ -15,11 +15,7 @@
 
 #include <bhost/plugin.h>
 
-#if defined(__GNUC__) || defined(__clang__)
-#define BH_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
-#else
-#define BH_PRINTF(fmt, args)
-#endif
+#include "bh_backend.h"
 
 /* Handle tags: catch a handle of the wrong kind or one already freed. */
 #define BH_CPU_DEV_MAGIC 0x43505544u    /* "CPUD" */
@@ -52,8 +48,8 @@ struct bhost_buf {
     uint32_t magic;
     uint32_t flags; /* BHOST_MEM_* as requested */
     bhost_dev *dev; /* owner */
-    void *ptr;      /* BH_CPU_ALIGN-aligned host memory */
     uint64_t size;  /* bytes */
+    void *ptr;      /* BH_CPU_ALIGN-aligned host memory */
     uint32_t bound; /* 1: hwloc_alloc_membind (NUMA node), 0: heap */
     uint32_t reserved;
 };
@@ -71,22 +67,18 @@ struct bhost_event {
     uint64_t ns;       /* CLOCK_MONOTONIC at the last record */
 };
 
-/* The host API from init(); valid until deinit() returns. */
-extern const bhost_host_api *bh_cpu_api;
-
-/* Formats a message prefixed "backend-cpu: ", hands it to set_error(h, ...)
- * and returns st. h may be NULL. [any-thread] */
-bhost_status bh_cpu_fail(bhost_host *h, bhost_status st, const char *fmt, ...)
-    BH_PRINTF(3, 4);
-
-/* BHOST_OK when dev is an open device of this backend, else BHOST_E_INVALID
- * after set_error. [instance] */
-bhost_status bh_cpu_check_dev(const bhost_dev *dev, const char *op);
-
-/* BHOST_OK when s is NULL (the default stream) or a stream of dev, else
- * BHOST_E_INVALID after set_error. dev must already be checked. [instance] */
-bhost_status bh_cpu_check_stream(const bhost_dev *dev, const bhost_stream *s,
-                                 const char *op);
+/* This backend for the shared code (plugins/common/bh_backend.h): messages
+ * start "backend-cpu: ", handles are checked against its magics. The host
+ * API from init() is bh_cpu_be.api. */
+extern bh_be bh_cpu_be;
+#define bh_cpu_fail(h, st, ...) bh_be_fail(&bh_cpu_be, h, st, __VA_ARGS__)
+#define bh_cpu_log(h, level, ...) bh_be_log(&bh_cpu_be, h, level, __VA_ARGS__)
+#define bh_cpu_check_dev(dev, op) bh_be_check_dev(&bh_cpu_be, dev, op)
+/* s may be NULL (the default stream). */
+#define bh_cpu_check_stream(dev, s, op)                                        \
+    bh_be_check_stream(&bh_cpu_be, dev, s, op)
+#define bh_cpu_check_event(dev, e, op, what)                                   \
+    bh_be_check_event(&bh_cpu_be, dev, e, op, what)
 
 /* BHOST_OK when buf is a live buffer of dev and [off, off + n) lies inside
  * it, else BHOST_E_INVALID after set_error naming op and what. dev must
@@ -102,7 +94,7 @@ void bh_cpu_describe(uint32_t index, bhost_device_info *info);
 
 /* The kernel table for id (BHOST_KERNEL_*), or NULL when not provided.
  * Tables are static. [instance] */
-const void *bh_cpu_kernel(const char *id);
+const void *bh_cpu_kernel(bhost_dev *dev, const char *id);
 
 /* Sets the BLAS thread count (openblas_set_num_threads where available).
  * [main] */

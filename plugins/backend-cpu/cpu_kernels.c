@@ -396,13 +396,13 @@ static const bhost_kernel_axpy axpy_table = {sizeof(bhost_kernel_axpy), 0,
 static const bhost_kernel_reduce reduce_table = {sizeof(bhost_kernel_reduce), 0,
                                                  reduce_run};
 
-const void *bh_cpu_kernel(const char *id)
+static const bh_be_tables tables = {&gemm_table, &axpy_table, &reduce_table,
+                                    NULL, NULL};
+
+const void *bh_cpu_kernel(bhost_dev *dev, const char *id)
 {
-    if (strcmp(id, BHOST_KERNEL_GEMM) == 0)
-        return &gemm_table;
-    if (strcmp(id, BHOST_KERNEL_AXPY) == 0)
-        return &axpy_table;
-    if (strcmp(id, BHOST_KERNEL_REDUCE) == 0)
-        return &reduce_table;
-    return NULL;
+    int kernel;
+
+    (void)dev;
+    return bh_be_find_table(&tables, id, &kernel);
 }
