@@ -90,7 +90,6 @@ static bhost_status check_gemm(const bhost_dev *dev, const bhost_gemm_args *g)
     int half = is_half(g->a_type) && g->b_type == g->a_type &&
                g->c_type == BHOST_DTYPE_F32 && g->compute_type == BHOST_DTYPE_F32;
     uint64_t es = elem_size(g->c_type), ein = half ? 2 : es;
-    bhost_status st;
 
     if (!BHOST_HAS(bhost_gemm_args, g, c) || g->reserved != 0)
         return bh_cpu_fail(dev->h, BHOST_E_INVALID,
@@ -112,17 +111,8 @@ static bhost_status check_gemm(const bhost_dev *dev, const bhost_gemm_args *g)
         g->lda > INT_MAX || g->ldb > INT_MAX || g->ldc > INT_MAX)
         return bh_cpu_fail(dev->h, BHOST_E_UNSUPPORTED,
                            "gemm: dimensions exceed the BLAS int range");
-    st = check_matrix(dev, g->a, g->trans_a ? g->k : g->m,
-                      g->trans_a ? g->m : g->k, g->lda, ein, "a");
-    if (st == BHOST_OK)
-        st = check_matrix(dev, g->b, g->trans_b ? g->n : g->k,
-                          g->trans_b ? g->k : g->n, g->ldb, ein, "b");
-    if (st == BHOST_OK)
-        st = check_matrix(dev, g->c, g->m, g->n, g->ldc, es, "c");
-    if (st == BHOST_OK && (g->c == g->a || g->c == g->b))
-        st = bh_cpu_fail(dev->h, BHOST_E_INVALID,
-                         "gemm: c must not alias a or b");
-    return st;
+    return bh_be_check_gemm_operands(&bh_cpu_be, dev, g, ein, es,
+                                     check_matrix);
 }
 
 /* Half-precision gemm: cblas_sbgemm for bf16 where the library has it,

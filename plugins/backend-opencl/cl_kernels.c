@@ -193,7 +193,7 @@ static bhost_status BHOST_ABI reduce_run(bhost_dev *dev, bhost_stream *s,
 }
 
 /* Checks one gemm operand: ld >= rows, 32-bit indices, inside buf. */
-static bhost_status check_matrix(bhost_dev *dev, const bhost_buf *buf,
+static bhost_status check_matrix(const bhost_dev *dev, const bhost_buf *buf,
                                  uint64_t rows, uint64_t cols, uint64_t ld,
                                  uint64_t es, const char *what)
 {
@@ -237,15 +237,7 @@ static bhost_status BHOST_ABI gemm_run(bhost_dev *dev, bhost_stream *s,
     if (g->m > UINT32_MAX - 16 || g->n > UINT32_MAX - 16 || g->k > UINT32_MAX)
         return bh_cl_fail(dev->h, BHOST_E_UNSUPPORTED,
                           "gemm: dimensions of 2^32 or more");
-    st = check_matrix(dev, g->a, g->trans_a ? g->k : g->m,
-                      g->trans_a ? g->m : g->k, g->lda, es, "a");
-    if (st == BHOST_OK)
-        st = check_matrix(dev, g->b, g->trans_b ? g->n : g->k,
-                          g->trans_b ? g->k : g->n, g->ldb, es, "b");
-    if (st == BHOST_OK)
-        st = check_matrix(dev, g->c, g->m, g->n, g->ldc, es, "c");
-    if (st == BHOST_OK && (g->c == g->a || g->c == g->b))
-        st = bh_cl_fail(dev->h, BHOST_E_INVALID, "gemm: c must not alias a or b");
+    st = bh_be_check_gemm_operands(&bh_cl_be, dev, g, es, es, check_matrix);
     if (st != BHOST_OK || g->m == 0 || g->n == 0)
         return st;
     u[0] = (cl_uint)g->m;

@@ -238,7 +238,7 @@ static bhost_status check_call(bhost_dev *dev, bhost_stream *s,
 }
 
 /* BHOST_OK when buf holds bytes and can be bound as a storage buffer. */
-static bhost_status bindable(bhost_dev *dev, const bhost_buf *buf,
+static bhost_status bindable(const bhost_dev *dev, const bhost_buf *buf,
                              uint64_t bytes, const char *op, const char *what)
 {
     bhost_status st = bh_vk_check_range(dev, buf, 0, bytes, op, what);
@@ -384,7 +384,7 @@ static bhost_status BHOST_ABI reduce_run(bhost_dev *dev, bhost_stream *s,
 
 /* Checks one gemm operand: ld >= rows, span below 2^32 elements, inside
  * its buffer. */
-static bhost_status check_matrix(bhost_dev *dev, const bhost_buf *buf,
+static bhost_status check_matrix(const bhost_dev *dev, const bhost_buf *buf,
                                  uint64_t rows, uint64_t cols, uint64_t ld,
                                  uint64_t es, const char *what)
 {
@@ -430,15 +430,7 @@ static bhost_status BHOST_ABI gemm_run(bhost_dev *dev, bhost_stream *s,
     if (g->m > UINT32_MAX || g->n > UINT32_MAX || g->k > UINT32_MAX)
         return bh_vk_fail(dev->h, BHOST_E_UNSUPPORTED,
                           "gemm: dimensions of 2^32 or more");
-    st = check_matrix(dev, g->a, g->trans_a ? g->k : g->m,
-                      g->trans_a ? g->m : g->k, g->lda, es, "a");
-    if (st == BHOST_OK)
-        st = check_matrix(dev, g->b, g->trans_b ? g->n : g->k,
-                          g->trans_b ? g->k : g->n, g->ldb, es, "b");
-    if (st == BHOST_OK)
-        st = check_matrix(dev, g->c, g->m, g->n, g->ldc, es, "c");
-    if (st == BHOST_OK && (g->c == g->a || g->c == g->b))
-        st = bh_vk_fail(dev->h, BHOST_E_INVALID, "gemm: c must not alias a or b");
+    st = bh_be_check_gemm_operands(&bh_vk_be, dev, g, es, es, check_matrix);
     if (st != BHOST_OK || g->m == 0 || g->n == 0)
         return st;
     gx = (g->m + 15) / 16;

@@ -195,6 +195,19 @@ uint64_t bh_be_span(uint64_t rows, uint64_t cols, uint64_t ld, uint64_t es);
 bhost_status bh_be_check_gemm_spans(const bh_be *be, const bhost_dev *dev,
                                     const bhost_gemm_args *g, uint64_t ein,
                                     uint64_t eout);
+/* A backend's check of one gemm operand: buf holds the rows x cols
+ * column-major matrix with leading dimension ld and es-byte elements;
+ * what is "a", "b" or "c". */
+typedef bhost_status (*bh_be_matrix_check)(const bhost_dev *dev,
+                                           const bhost_buf *buf, uint64_t rows,
+                                           uint64_t cols, uint64_t ld,
+                                           uint64_t es, const char *what);
+/* check on a and b (op() applied, ein-byte elements), then on c (eout),
+ * stopping at the first failure; then "gemm: c must not alias a or b". */
+bhost_status bh_be_check_gemm_operands(const bh_be *be, const bhost_dev *dev,
+                                       const bhost_gemm_args *g, uint64_t ein,
+                                       uint64_t eout,
+                                       bh_be_matrix_check check);
 /* axpy's arguments for es-byte elements (es 0: the dtype is not
  * supported): the struct, es and n (< 2^61), else BHOST_E_UNSUPPORTED
  * "axpy: dtype T unsupported<types>"; then x and y in their buffers. */

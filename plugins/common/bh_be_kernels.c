@@ -73,6 +73,24 @@ bhost_status bh_be_check_gemm_spans(const bh_be *be, const bhost_dev *dev,
     return st;
 }
 
+bhost_status bh_be_check_gemm_operands(const bh_be *be, const bhost_dev *dev,
+                                       const bhost_gemm_args *g, uint64_t ein,
+                                       uint64_t eout, bh_be_matrix_check check)
+{
+    bhost_status st = check(dev, g->a, g->trans_a ? g->k : g->m,
+                            g->trans_a ? g->m : g->k, g->lda, ein, "a");
+
+    if (st == BHOST_OK)
+        st = check(dev, g->b, g->trans_b ? g->n : g->k,
+                   g->trans_b ? g->k : g->n, g->ldb, ein, "b");
+    if (st == BHOST_OK)
+        st = check(dev, g->c, g->m, g->n, g->ldc, eout, "c");
+    if (st == BHOST_OK && (g->c == g->a || g->c == g->b))
+        st = bh_be_fail(be, bh_be_host_of(dev), BHOST_E_INVALID,
+                        "gemm: c must not alias a or b");
+    return st;
+}
+
 bhost_status bh_be_check_axpy(const bh_be *be, const bhost_dev *dev,
                               const bhost_axpy_args *a, uint64_t es,
                               const char *types)

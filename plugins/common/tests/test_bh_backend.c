@@ -306,6 +306,59 @@ static void test_entry(void)
     CHECK_ERROR("backend-fake: get_kernel: NULL device handle");
 }
 
+/* A gemm operand check that records its calls and fails on "b" when
+ * fail_b is set. */
+static char seen[64];
+static int fail_b;
+static bhost_status record_matrix(const bhost_dev *dev, const bhost_buf *buf,
+                                  uint64_t rows, uint64_t cols, uint64_t ld,
+                                  uint64_t es, const char *what)
+{
+    size_t n = strlen(seen);
+
+    (void)dev;
+    (void)buf;
+    snprintf(seen + n, sizeof(seen) - n, "%s%u%u%u%u ", what, (unsigned)rows,
+             (unsigned)cols, (unsigned)ld, (unsigned)es);
+    return fail_b && strcmp(what, "b") == 0 ? BHOST_E_UNSUPPORTED : BHOST_OK;
+}
+
+/* bh_be_check_gemm_operands: order, op() shapes, element sizes, alias. */
+static void test_gemm_operands(void)
+{
+    bhost_dev dev = {DEV, 0, NULL, NULL};
+    bhost_buf x = {BUF, 0, &dev, 64}, y = {BUF, 0, &dev, 64};
+    bhost_buf z = {BUF, 0, &dev, 64};
+    bhost_gemm_args g;
+
+    memset(&g, 0, sizeof(g));
+    g.m = 2;
+    g.n = 3;
+    g.k = 4;
+    g.lda = 5;
+    g.ldb = 6;
+    g.ldc = 7;
+    g.trans_a = 1;
+    g.a = &x;
+    g.b = &y;
+    g.c = &z;
+    seen[0] = '\0';
+    CHECK(bh_be_check_gemm_operands(&be, &dev, &g, 2, 4, record_matrix) ==
+          BHOST_OK);
+    CHECK(strcmp(seen, "a4252 b4362 c2374 ") == 0);
+    g.c = &y;
+    seen[0] = '\0';
+    CHECK(bh_be_check_gemm_operands(&be, &dev, &g, 2, 4, record_matrix) ==
+          BHOST_E_INVALID);
+    CHECK_ERROR("backend-fake: gemm: c must not alias a or b");
+    fail_b = 1;
+    seen[0] = '\0';
+    CHECK(bh_be_check_gemm_operands(&be, &dev, &g, 2, 4, record_matrix) ==
+          BHOST_E_UNSUPPORTED); /* b's own verdict; c is not looked at */
+    CHECK(strcmp(seen, "a4252 b4362 ") == 0);
+    fail_b = 0;
+}
+
 /* Table lookup, build_stats checks, span and the kernel argument checks. */
 static void test_kernels(void)
 {
@@ -449,6 +502,7 @@ int main(void)
     test_handles();
     test_entry();
     test_kernels();
+    test_gemm_operands();
     test_loader();
     if (failures != 0) {
         fprintf(stderr, "test_bh_backend: %d failure(s)\n", failures);
