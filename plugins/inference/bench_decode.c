@@ -49,6 +49,7 @@ static bhost_status BHOST_ABI decode_create(bhost_host *h,
 
     if (d == NULL)
         return BHOST_E_NOMEM;
+    memset(d, 0, sizeof(*d)); /* setup() relies on zeroed fields */
     st = bh_inf_base_create(&d->b, "decode", h, be, dev);
     if (st == BHOST_OK)
         st = bh_inf_i64(h, "context", &context);

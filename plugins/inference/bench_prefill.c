@@ -17,6 +17,8 @@
  */
 #include "ip.h"
 
+#include <string.h>
+
 typedef struct prefill {
     ip_base b;
     int prompt;
@@ -43,6 +45,7 @@ static bhost_status BHOST_ABI prefill_create(bhost_host *h,
 
     if (p == NULL)
         return BHOST_E_NOMEM;
+    memset(p, 0, sizeof(*p)); /* setup() relies on zeroed fields */
     st = bh_inf_base_create(&p->b, "prefill", h, be, dev);
     if (st == BHOST_OK)
         st = bh_inf_i64(h, "prompt", &prompt);
