@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "loader.h"
-#include "proc_util.h"
+#include "itest_util.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -29,112 +29,22 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static const char *tmp_root;
-
 /* ---- helpers ---------------------------------------------------------- */
-
-/* Paths handed out by tmp_path, freed at teardown. */
-static char *paths[512];
-static size_t n_paths;
-
-/* A path under this run's temporary directory; valid until teardown. */
-static const char *tmp_path(const char *name)
-{
-    char *b = NULL;
-
-    if (n_paths == sizeof(paths) / sizeof(paths[0]) ||
-        asprintf(&b, "%s/%s", tmp_root, name) < 0)
-        fail_msg("tmp_path: out of slots or memory");
-    paths[n_paths++] = b;
-    return b;
-}
-
-static void expect_code(const tp_proc *p, int want)
-{
-    if (p->code != want)
-        fail_msg("exit %d, expected %d\nstdout:\n%s\nstderr:\n%s", p->code,
-                 want, p->out, p->err);
-}
-
-static void assert_has(const char *hay, const char *needle)
-{
-    if (!hay || !strstr(hay, needle))
-        fail_msg("'%s' lacks '%s'", hay ? hay : "(null)", needle);
-}
-
-/* Parses a whole file that must be one complete JSON document. */
-static cJSON *load_json(const char *path)
-{
-    char *text = tp_slurp(path);
-    const char *end = NULL;
-    cJSON *doc = cJSON_ParseWithOpts(text, &end, 1);
-
-    if (!doc)
-        fail_msg("%s is not one complete JSON document", path);
-    free(text);
-    return doc;
-}
-
-static const cJSON *member(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-    if (!v)
-        fail_msg("missing key \"%s\"", key);
-    return v;
-}
-
-static const char *str_of(const cJSON *o, const char *key)
-{
-    const cJSON *v = member(o, key);
-
-    if (!cJSON_IsString(v))
-        fail_msg("\"%s\" is not a string", key);
-    return v->valuestring;
-}
-
-static const cJSON *case_of(const cJSON *doc, const char *id)
-{
-    const cJSON *c;
-
-    cJSON_ArrayForEach(c, member(doc, "cases"))
-        if (strcmp(str_of(c, "id"), id) == 0)
-            return c;
-    fail_msg("no case '%s' in the result", id);
-    return NULL;
-}
-
-/* Asserts a case's status and that its message contains phrase (NULL: no
- * check). */
-static const cJSON *expect_case(const cJSON *doc, const char *id,
-                                const char *status, const char *phrase)
-{
-    const cJSON *c = case_of(doc, id);
-    const cJSON *msg = cJSON_GetObjectItemCaseSensitive(c, "message");
-
-    if (strcmp(str_of(c, "status"), status) != 0)
-        fail_msg("%s: status %s, expected %s (%s)", id, str_of(c, "status"),
-                 status, cJSON_IsString(msg) ? msg->valuestring : "");
-    if (phrase && (!cJSON_IsString(msg) || !strstr(msg->valuestring, phrase)))
-        fail_msg("%s: message '%s' lacks '%s'", id,
-                 cJSON_IsString(msg) ? msg->valuestring : "(none)", phrase);
-    return c;
-}
 
 /* Asserts that case id is ok with runs ok runs of 3 samples each and a
  * summary. */
 static void expect_measured(const cJSON *doc, const char *id, int runs)
 {
-    const cJSON *c = expect_case(doc, id, "ok", NULL);
+    const cJSON *c = it_expect_case(doc, id, "ok", NULL);
     const cJSON *r;
 
-    assert_int_equal(cJSON_GetArraySize(member(c, "runs")), runs);
-    cJSON_ArrayForEach(r, member(c, "runs")) {
-        assert_string_equal(str_of(r, "status"), "ok");
-        assert_int_equal(cJSON_GetArraySize(member(r, "samples")), 3);
+    assert_int_equal(cJSON_GetArraySize(it_member(c, "runs")), runs);
+    cJSON_ArrayForEach(r, it_member(c, "runs")) {
+        assert_string_equal(it_str_of(r, "status"), "ok");
+        assert_int_equal(cJSON_GetArraySize(it_member(r, "samples")), 3);
     }
-    assert_true(cJSON_IsObject(member(c, "summary")));
-    assert_true(member(member(c, "summary"), "median")->valuedouble > 0);
+    assert_true(cJSON_IsObject(it_member(c, "summary")));
+    assert_true(it_member(it_member(c, "summary"), "median")->valuedouble > 0);
 }
 
 /* Fails when a process bhost started outlived it (reparented here). */
@@ -149,10 +59,9 @@ static void expect_no_strays(void)
 /* Writes a config file under the temporary directory; returns its path. */
 static const char *write_config(const char *name, const char *text)
 {
-    const char *path = tmp_path(name);
+    const char *path = it_path(name);
 
-    if (tp_write(path, text) != 0)
-        fail_msg("cannot write %s", path);
+    it_write(path, text);
     return path;
 }
 
@@ -172,8 +81,8 @@ static const cJSON *case_like(const cJSON *doc, const char *prefix,
 {
     const cJSON *c;
 
-    cJSON_ArrayForEach(c, member(doc, "cases")) {
-        const char *id = str_of(c, "id");
+    cJSON_ArrayForEach(c, it_member(doc, "cases")) {
+        const char *id = it_str_of(c, "id");
         size_t n = strlen(id), ns = strlen(suffix);
 
         if (strncmp(id, prefix, strlen(prefix)) == 0 && n >= ns &&
@@ -217,40 +126,40 @@ static const char matrix_yaml[] =
  * outlives the run. */
 static void test_fault_matrix(void **state)
 {
-    const char *out = tmp_path("matrix.json");
+    const char *out = it_path("matrix.json");
     const char *args[] = {"run", write_config("matrix.yaml", matrix_yaml),
                           "--out", out, "--quiet", NULL};
     tp_proc p;
     cJSON *doc;
 
     (void)state;
-    tp_run(&p, tmp_root, args);
-    expect_code(&p, 1);
+    it_run(&p, args);
+    it_expect_code(&p, 1);
     expect_no_strays();
-    doc = load_json(out);
-    assert_true(cJSON_IsTrue(member(member(doc, "run"), "complete")));
-    assert_int_equal(cJSON_GetArraySize(member(doc, "cases")), 12);
-    expect_case(doc, "fx_faults2/stack_overflow", "crashed", "SIGSEGV");
-    expect_case(doc, "fx_faults2/divzero", "crashed", "SIGFPE");
-    expect_case(doc, "fx_faults2/deadlock", "timeout", "timeout");
-    expect_case(doc, "fx_faults2/sleep", "timeout", "timeout");
-    expect_case(doc, "fx_faults2/signals_hang", "timeout", "timeout");
-    expect_case(doc, "fx_faults2/exit0", "failed",
-                "worker exited with status 0 before reporting");
-    expect_case(doc, "fx_faults2/exit1", "failed",
-                "worker exited with status 1 before reporting");
-    expect_case(doc, "fx_faults2/close_pipe", "failed",
-                "result pipe lost: the worker's result pipe (fd 4) was "
-                "closed or replaced");
-    expect_case(doc, "fx_faults2/garbage_pipe", "failed",
-                "protocol error: line 1: not a protocol message");
-    expect_case(doc, "fx_faults2/memhog[cap_mib=1024]", "oom",
-                "went over the memory limit");
+    doc = it_load_json(out);
+    assert_true(cJSON_IsTrue(it_member(it_member(doc, "run"), "complete")));
+    assert_int_equal(cJSON_GetArraySize(it_member(doc, "cases")), 12);
+    it_expect_case(doc, "fx_faults2/stack_overflow", "crashed", "SIGSEGV");
+    it_expect_case(doc, "fx_faults2/divzero", "crashed", "SIGFPE");
+    it_expect_case(doc, "fx_faults2/deadlock", "timeout", "timeout");
+    it_expect_case(doc, "fx_faults2/sleep", "timeout", "timeout");
+    it_expect_case(doc, "fx_faults2/signals_hang", "timeout", "timeout");
+    it_expect_case(doc, "fx_faults2/exit0", "failed",
+                   "worker exited with status 0 before reporting");
+    it_expect_case(doc, "fx_faults2/exit1", "failed",
+                   "worker exited with status 1 before reporting");
+    it_expect_case(doc, "fx_faults2/close_pipe", "failed",
+                   "result pipe lost: the worker's result pipe (fd 4) was "
+                   "closed or replaced");
+    it_expect_case(doc, "fx_faults2/garbage_pipe", "failed",
+                   "protocol error: line 1: not a protocol message");
+    it_expect_case(doc, "fx_faults2/memhog[cap_mib=1024]", "oom",
+                   "went over the memory limit");
     expect_measured(doc, "fx_faults2/ok", 3);
     expect_measured(doc, "fx_faults2/chdir_signals", 3);
     /* no failed case has a summary */
-    assert_true(cJSON_IsNull(member(case_of(doc, "fx_faults2/divzero"),
-                                    "summary")));
+    assert_true(cJSON_IsNull(it_member(it_case_of(doc, "fx_faults2/divzero"),
+                                       "summary")));
     cJSON_Delete(doc);
     tp_proc_free(&p);
 }
@@ -274,7 +183,7 @@ static void test_fault_basics(void **state)
         "    name: endless\n"
         "    include: [hang, spew]\n"
         "    defaults: {timeout: 2s}\n";
-    const char *out = tmp_path("basics.json");
+    const char *out = it_path("basics.json");
     const char *args[] = {"run", write_config("basics.yaml", yaml), "--out",
                           out, "--quiet", NULL};
     tp_proc p;
@@ -282,29 +191,29 @@ static void test_fault_basics(void **state)
     const cJSON *r0, *log;
 
     (void)state;
-    tp_run(&p, tmp_root, args);
-    expect_code(&p, 1);
+    it_run(&p, args);
+    it_expect_code(&p, 1);
     expect_no_strays();
-    doc = load_json(out);
-    assert_true(cJSON_IsTrue(member(member(doc, "run"), "complete")));
-    assert_int_equal(cJSON_GetArraySize(member(doc, "cases")), 6);
+    doc = it_load_json(out);
+    assert_true(cJSON_IsTrue(it_member(it_member(doc, "run"), "complete")));
+    assert_int_equal(cJSON_GetArraySize(it_member(doc, "cases")), 6);
     expect_measured(doc, "fx_faults/ok", 2);
-    expect_case(doc, "fx_faults/crash", "crashed", "SIGSEGV");
-    expect_case(doc, "fx_faults/abort", "crashed", "SIGABRT");
-    expect_case(doc, "fx_faults/exit", "failed",
-                "worker exited with status 3 before reporting");
-    expect_case(doc, "fx_faults/hang", "timeout", "timeout");
+    it_expect_case(doc, "fx_faults/crash", "crashed", "SIGSEGV");
+    it_expect_case(doc, "fx_faults/abort", "crashed", "SIGABRT");
+    it_expect_case(doc, "fx_faults/exit", "failed",
+                   "worker exited with status 3 before reporting");
+    it_expect_case(doc, "fx_faults/hang", "timeout", "timeout");
     r0 = cJSON_GetArrayItem(
-        member(expect_case(doc, "fx_faults/spew", "timeout", "timeout"),
-               "runs"),
+        it_member(it_expect_case(doc, "fx_faults/spew", "timeout", "timeout"),
+                  "runs"),
         0);
-    assert_true(cJSON_IsTrue(member(r0, "log_truncated")));
-    log = member(r0, "log");
+    assert_true(cJSON_IsTrue(it_member(r0, "log_truncated")));
+    log = it_member(r0, "log");
     assert_true(cJSON_IsString(log));
     assert_true(strlen(log->valuestring) <= 64 * 1024);
     assert_true(strlen(log->valuestring) > 32 * 1024);
-    assert_has(log->valuestring, "fx_faults spew: stdout line 0\n");
-    assert_has(log->valuestring, "fx_faults spew: stderr line 0\n");
+    it_assert_has(log->valuestring, "fx_faults spew: stdout line 0\n");
+    it_assert_has(log->valuestring, "fx_faults spew: stderr line 0\n");
     /* the host's own output stays small: the flood is not echoed */
     assert_true(strlen(p.out) + strlen(p.err) < 16 * 1024);
     cJSON_Delete(doc);
@@ -316,9 +225,9 @@ static void test_fault_basics(void **state)
  * README.md), and the run still ends. */
 static void test_process_strays(void **state)
 {
-    const char *out = tmp_path("strays.json");
-    const char *child_file = tmp_path("child.pid");
-    const char *escape_file = tmp_path("escape.pid");
+    const char *out = it_path("strays.json");
+    const char *child_file = it_path("child.pid");
+    const char *escape_file = it_path("escape.pid");
     char yaml[2048];
     const char *args[] = {"run", NULL, "--out", out, "--quiet", NULL};
     tp_proc p;
@@ -342,7 +251,7 @@ static void test_process_strays(void **state)
              "    params: {pidfile: '%s'}\n",
              child_file, escape_file);
     args[1] = write_config("strays.yaml", yaml);
-    tp_run(&p, tmp_root, args);
+    it_run(&p, args);
     child = read_pid(child_file);
     escaped = read_pid(escape_file);
     assert_true(child > 1);
@@ -357,13 +266,14 @@ static void test_process_strays(void **state)
     assert_int_equal(kill(escaped, 0), 0);
     assert_int_equal(kill(escaped, SIGKILL), 0);
     assert_int_equal(tp_wait_pid(escaped, 10000, &st), 1);
-    expect_code(&p, 0);
+    it_expect_code(&p, 0);
     expect_no_strays();
-    doc = load_json(out);
+    doc = it_load_json(out);
     assert_string_equal(
-        str_of(case_like(doc, "fx_faults2/fork_child[", "]"), "status"), "ok");
+        it_str_of(case_like(doc, "fx_faults2/fork_child[", "]"), "status"),
+        "ok");
     assert_string_equal(
-        str_of(case_like(doc, "fx_faults2/escape[", "]"), "status"), "ok");
+        it_str_of(case_like(doc, "fx_faults2/escape[", "]"), "status"), "ok");
     cJSON_Delete(doc);
     tp_proc_free(&p);
 }
@@ -373,9 +283,9 @@ static void test_process_strays(void **state)
  * host and survives (documented in README.md). */
 static void test_killed_host(void **state)
 {
-    const char *pidfile = tmp_path("killed.pid");
+    const char *pidfile = it_path("killed.pid");
     char yaml[1024];
-    const char *args[] = {"run", NULL, "--out", tmp_path("killed.json"),
+    const char *args[] = {"run", NULL, "--out", it_path("killed.json"),
                           "--quiet", NULL};
     tp_proc p;
     pid_t worker = 0, child = 0;
@@ -393,7 +303,7 @@ static void test_killed_host(void **state)
              "    params: {pidfile: '%s', then_sleep: true}\n",
              pidfile);
     args[1] = write_config("killed.yaml", yaml);
-    tp_start(&p, tmp_root, args);
+    it_start(&p, args);
     for (int i = 0; i < 600 && (!child || !worker); i++) {
         tp_sleep_ms(50);
         child = read_pid(pidfile);
@@ -433,7 +343,7 @@ static void test_flaky_backend(void **state)
         "  - plugin: selftest\n"
         "    include: [device_copy]\n"
         "    params: {bytes: [4096]}\n";
-    const char *out = tmp_path("flaky.json");
+    const char *out = it_path("flaky.json");
     const char *args[] = {"run", write_config("flaky.yaml", yaml), "--out",
                           out, "--quiet", NULL};
     tp_proc p;
@@ -441,17 +351,17 @@ static void test_flaky_backend(void **state)
     const cJSON *c;
 
     (void)state;
-    tp_run(&p, tmp_root, args);
-    expect_code(&p, 1);
+    it_run(&p, args);
+    it_expect_code(&p, 1);
     expect_no_strays();
-    doc = load_json(out);
-    assert_int_equal(cJSON_GetArraySize(member(doc, "cases")), 2);
+    doc = it_load_json(out);
+    assert_int_equal(cJSON_GetArraySize(it_member(doc, "cases")), 2);
     c = case_like(doc, "selftest/device_copy", "@flaky:0");
-    assert_string_equal(str_of(c, "status"), "failed");
-    assert_has(str_of(c, "message"), "device lost");
+    assert_string_equal(it_str_of(c, "status"), "failed");
+    it_assert_has(it_str_of(c, "message"), "device lost");
     c = case_like(doc, "selftest/device_copy", "@cpu:0");
-    assert_string_equal(str_of(c, "status"), "ok");
-    assert_true(cJSON_IsObject(member(c, "summary")));
+    assert_string_equal(it_str_of(c, "status"), "ok");
+    assert_true(cJSON_IsObject(it_member(c, "summary")));
     cJSON_Delete(doc);
     tp_proc_free(&p);
 }
@@ -472,7 +382,7 @@ static void test_sigterm_mid_run(void **state)
         "  - plugin: fx_faults2\n"
         "    include: [sleep, ok]\n"
         "    defaults: {runs: 2}\n";
-    const char *out = tmp_path("sigterm.json");
+    const char *out = it_path("sigterm.json");
     const char *args[] = {"run", write_config("sigterm.yaml", yaml), "--out",
                           out, "--quiet", NULL};
     pid_t w = 0, last = 0;
@@ -482,7 +392,7 @@ static void test_sigterm_mid_run(void **state)
     const cJSON *c, *msg;
 
     (void)state;
-    tp_start(&p, tmp_root, args);
+    it_start(&p, args);
     /* the sleep worker: a worker child that stays the same process across
      * several looks (describe workers and ok runs end at once) */
     for (int i = 0; i < 600 && stable < 5; i++) {
@@ -500,23 +410,23 @@ static void test_sigterm_mid_run(void **state)
     assert_int_equal(tp_lasting_zombies(p.pid, 500), 0);
     assert_int_equal(kill(p.pid, SIGTERM), 0);
     tp_finish(&p);
-    expect_code(&p, 6);
-    assert_has(p.err, "interrupted");
+    it_expect_code(&p, 6);
+    it_assert_has(p.err, "interrupted");
     assert_int_equal(tp_wait_pid(w, 0, NULL), -1); /* reaped by bhost */
     assert_int_equal(kill(w, 0), -1);
     expect_no_strays();
-    doc = load_json(out);
-    assert_true(cJSON_IsFalse(member(member(doc, "run"), "complete")));
-    expect_case(doc, "fx_faults2/sleep", "skipped",
-                "interrupted while this case was running");
+    doc = it_load_json(out);
+    assert_true(cJSON_IsFalse(it_member(it_member(doc, "run"), "complete")));
+    it_expect_case(doc, "fx_faults2/sleep", "skipped",
+                   "interrupted while this case was running");
     /* ok either finished both runs, or some never started */
-    c = case_of(doc, "fx_faults2/ok");
+    c = it_case_of(doc, "fx_faults2/ok");
     msg = cJSON_GetObjectItemCaseSensitive(c, "message");
-    if (strcmp(str_of(c, "status"), "ok") != 0) {
-        assert_string_equal(str_of(c, "status"), "skipped");
+    if (strcmp(it_str_of(c, "status"), "ok") != 0) {
+        assert_string_equal(it_str_of(c, "status"), "skipped");
         assert_true(cJSON_IsString(msg));
         assert_null(strstr(msg->valuestring, "while this case was running"));
-        assert_has(msg->valuestring, "interrupted before");
+        it_assert_has(msg->valuestring, "interrupted before");
     }
     cJSON_Delete(doc);
     tp_proc_free(&p);
@@ -568,15 +478,15 @@ static const char *gate_config(const char *file, int spin_ns, int pass,
  * no baseline is saved from the incomplete run; nothing outlives it. */
 static void test_sigterm_during_confirmation(void **state)
 {
-    const char *base = tmp_path("confirm_base.json");
-    const char *out = tmp_path("confirm.json");
-    const char *results = tmp_path("confirm_results");
+    const char *base = it_path("confirm_base.json");
+    const char *out = it_path("confirm.json");
+    const char *results = it_path("confirm_results");
     const char *base_args[] = {
         "run", gate_config("confirm_base.yaml", 0, 1000000,
-                           tmp_path("confirm_base.count")),
+                           it_path("confirm_base.count")),
         "--out", base, "--quiet", NULL};
     const char *args[] = {
-        "run", gate_config("confirm.yaml", 20000, 6, tmp_path("confirm.count")),
+        "run", gate_config("confirm.yaml", 20000, 6, it_path("confirm.count")),
         "--out", out, "--results-dir", results, "--baseline", base,
         "--ignore-param", "spin_ns", "--ignore-param", "pass_runs",
         "--ignore-param", "countfile", "--save-baseline", "never", NULL};
@@ -587,11 +497,11 @@ static void test_sigterm_during_confirmation(void **state)
     char saved[1200];
 
     (void)state;
-    tp_run(&p, tmp_root, base_args);
-    expect_code(&p, 0);
+    it_run(&p, base_args);
+    it_expect_code(&p, 0);
     tp_proc_free(&p);
 
-    tp_start(&p, tmp_root, args);
+    it_start(&p, args);
     w = wait_stuck_worker(&p, "confirming 1 suspect case");
     if (!w) {
         kill(p.pid, SIGKILL);
@@ -601,28 +511,29 @@ static void test_sigterm_during_confirmation(void **state)
     assert_int_equal(tp_lasting_zombies(p.pid, 500), 0);
     assert_int_equal(kill(p.pid, SIGTERM), 0);
     tp_finish(&p);
-    expect_code(&p, 6);
-    assert_has(p.err, "interrupted: partial results written, run marked "
-                      "incomplete");
-    assert_has(p.err, "baseline 'never' not saved: the run is incomplete");
+    it_expect_code(&p, 6);
+    it_assert_has(p.err, "interrupted: partial results written, run marked "
+                         "incomplete");
+    it_assert_has(p.err, "baseline 'never' not saved: the run is incomplete");
     assert_int_equal(kill(w, 0), -1);
     expect_no_strays();
     snprintf(saved, sizeof(saved), "%s/itest_confirm/baselines/never.json",
              results);
     assert_int_equal(access(saved, F_OK), -1);
 
-    doc = load_json(out);
-    assert_true(cJSON_IsFalse(member(member(doc, "run"), "complete")));
+    doc = it_load_json(out);
+    assert_true(cJSON_IsFalse(it_member(it_member(doc, "run"), "complete")));
     /* the first phase finished: its one case is measured */
-    assert_int_equal(cJSON_GetArraySize(member(doc, "cases")), 1);
-    c = cJSON_GetArrayItem(member(doc, "cases"), 0);
-    expect_measured(doc, str_of(c, "id"), 6);
-    m = cJSON_GetArrayItem(member(member(c, "verdict"), "metrics"), 0);
-    assert_string_equal(str_of(m, "verdict"), "regressed");
-    assert_true(cJSON_IsTrue(member(m, "suspect")));
-    conf = member(m, "confirmation");
-    assert_true(cJSON_IsFalse(member(conf, "confirmed")));
-    assert_has(str_of(conf, "error"), "interrupted before the reruns finished");
+    assert_int_equal(cJSON_GetArraySize(it_member(doc, "cases")), 1);
+    c = cJSON_GetArrayItem(it_member(doc, "cases"), 0);
+    expect_measured(doc, it_str_of(c, "id"), 6);
+    m = cJSON_GetArrayItem(it_member(it_member(c, "verdict"), "metrics"), 0);
+    assert_string_equal(it_str_of(m, "verdict"), "regressed");
+    assert_true(cJSON_IsTrue(it_member(m, "suspect")));
+    conf = it_member(m, "confirmation");
+    assert_true(cJSON_IsFalse(it_member(conf, "confirmed")));
+    it_assert_has(it_str_of(conf, "error"),
+                  "interrupted before the reruns finished");
     cJSON_Delete(doc);
     tp_proc_free(&p);
 }
@@ -669,7 +580,7 @@ static void run_ok_case(const char *cfg, const char *path, const char *id,
                         const char *extra, const char *status,
                         const char *phrase)
 {
-    const char *out = tmp_path("hygiene.json");
+    const char *out = it_path("hygiene.json");
     const char *args[] = {"run", cfg, "--out", out, "--quiet", extra, NULL};
     char *old = getenv("BHOST_PLUGIN_PATH") ? strdup(getenv("BHOST_PLUGIN_PATH"))
                                             : NULL;
@@ -678,7 +589,7 @@ static void run_ok_case(const char *cfg, const char *path, const char *id,
 
     setenv("BHOST_PLUGIN_PATH", path, 1);
     unlink(out);
-    tp_run(&p, tmp_root, args);
+    it_run(&p, args);
     if (old)
         setenv("BHOST_PLUGIN_PATH", old, 1);
     else
@@ -686,8 +597,8 @@ static void run_ok_case(const char *cfg, const char *path, const char *id,
     free(old);
     if (p.code != 0 && p.code != 1)
         fail_msg("exit %d\n%s", p.code, p.err);
-    doc = load_json(out);
-    expect_case(doc, id, status, phrase);
+    doc = it_load_json(out);
+    it_expect_case(doc, id, status, phrase);
     cJSON_Delete(doc);
     tp_proc_free(&p);
 }
@@ -698,14 +609,14 @@ static void run_ok_case(const char *cfg, const char *path, const char *id,
 static void test_unsafe_plugin_files(void **state)
 {
     char src[1024];
-    const char *dir = tmp_path("unsafe");
+    const char *dir = it_path("unsafe");
     char file[1200];
     const char *cfg = ok_config("unsafe.yaml", "fx_unsafe");
     struct passwd *nobody = getpwnam("nobody");
 
     (void)state;
     snprintf(src, sizeof(src), "%s/fx_faults.so",
-             tp_env("BHOST_FIXTURE_DIR"));
+             it_env("BHOST_FIXTURE_DIR"));
     assert_int_equal(mkdir(dir, 0755), 0);
     snprintf(file, sizeof(file), "%s/fx_unsafe.so", dir);
     copy_file(src, file, 0755);
@@ -740,8 +651,8 @@ static void test_unsafe_plugin_files(void **state)
 static void test_plugin_path_hygiene(void **state)
 {
     char src[1024];
-    const char *ww = tmp_path("ww");
-    const char *cwd_dir = tmp_path("cwd");
+    const char *ww = it_path("ww");
+    const char *cwd_dir = it_path("cwd");
     char file[1200];
     const char *cfg = ok_config("ww.yaml", "fx_wwdir");
     const char *cfg_cwd = ok_config("cwd.yaml", "fx_incwd");
@@ -749,7 +660,7 @@ static void test_plugin_path_hygiene(void **state)
 
     (void)state;
     snprintf(src, sizeof(src), "%s/fx_faults.so",
-             tp_env("BHOST_FIXTURE_DIR"));
+             it_env("BHOST_FIXTURE_DIR"));
     assert_int_equal(mkdir(ww, 0755), 0);
     assert_int_equal(chmod(ww, 0777), 0); /* no sticky bit */
     snprintf(file, sizeof(file), "%s/fx_wwdir.so", ww);
@@ -777,9 +688,9 @@ static void test_plugin_path_hygiene(void **state)
  * when they are safe; an empty BHOST_PLUGIN_PATH element adds nothing. */
 static void test_implicit_dirs(void **state)
 {
-    const char *safe = tmp_path("implicit_safe");
-    const char *ww = tmp_path("implicit_ww");
-    const char *sticky = tmp_path("implicit_sticky");
+    const char *safe = it_path("implicit_safe");
+    const char *ww = it_path("implicit_ww");
+    const char *sticky = it_path("implicit_sticky");
     struct passwd *nobody = getpwnam("nobody");
     bh_search_path sp;
 
@@ -804,7 +715,7 @@ static void test_implicit_dirs(void **state)
         assert_string_not_equal(sp.dirs[i], ".");
     }
     bh_search_path_free(&sp);
-    setenv("BHOST_PLUGIN_PATH", tp_env("BHOST_FIXTURE_DIR"), 1);
+    setenv("BHOST_PLUGIN_PATH", it_env("BHOST_FIXTURE_DIR"), 1);
 }
 
 /* ---- result files from elsewhere -------------------------------------- */
@@ -817,17 +728,17 @@ static void expect_rejected(const char *bad, const char *good,
     const char *cmp[] = {"compare", bad, good, NULL};
     const char *cfg = ok_config("baseline.yaml", "fx_faults");
     const char *base[] = {"run", cfg, "--quiet", "--results-dir",
-                          tmp_path("results_bl"), "--baseline", bad, NULL};
+                          it_path("results_bl"), "--baseline", bad, NULL};
     tp_proc p;
 
-    tp_run(&p, tmp_root, cmp);
-    expect_code(&p, 4);
-    assert_has(p.err, phrase);
+    it_run(&p, cmp);
+    it_expect_code(&p, 4);
+    it_assert_has(p.err, phrase);
     tp_proc_free(&p);
-    tp_run(&p, tmp_root, base);
-    expect_code(&p, 4);
-    assert_has(p.err, "baseline: ");
-    assert_has(p.err, phrase);
+    it_run(&p, base);
+    it_expect_code(&p, 4);
+    it_assert_has(p.err, "baseline: ");
+    it_assert_has(p.err, phrase);
     tp_proc_free(&p);
 }
 
@@ -835,10 +746,10 @@ static void expect_rejected(const char *bad, const char *good,
  * non-JSON result files are refused cleanly. */
 static void test_strict_result_files(void **state)
 {
-    const char *good = tmp_path("good.json");
+    const char *good = it_path("good.json");
     const char *args[] = {"run", ok_config("good.yaml", "fx_faults"),
                           "--out", good, "--quiet", NULL};
-    const char *bad = tmp_path("bad.json");
+    const char *bad = it_path("bad.json");
     tp_proc p;
     char *text;
     size_t n;
@@ -846,8 +757,8 @@ static void test_strict_result_files(void **state)
     int fd;
 
     (void)state;
-    tp_run(&p, tmp_root, args);
-    expect_code(&p, 0);
+    it_run(&p, args);
+    it_expect_code(&p, 0);
     tp_proc_free(&p);
     text = tp_slurp(good);
     n = strlen(text);
@@ -901,18 +812,7 @@ static void test_strict_result_files(void **state)
 static int group_setup(void **state)
 {
     (void)state;
-    tmp_root = tp_init("bh_faults");
-    return tmp_root ? 0 : -1;
-}
-
-static int group_teardown(void **state)
-{
-    (void)state;
-    tp_rm_rf(tmp_root);
-    for (size_t i = 0; i < n_paths; i++)
-        free(paths[i]);
-    n_paths = 0;
-    return 0;
+    return it_setup("bh_faults", 1) ? 0 : -1;
 }
 
 int main(void)
@@ -931,5 +831,5 @@ int main(void)
         cmocka_unit_test(test_strict_result_files),
     };
 
-    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+    return cmocka_run_group_tests(tests, group_setup, it_group_teardown);
 }
