@@ -142,23 +142,68 @@ static char *write_temp(const char *path, const void *data, size_t n,
     return tmp;
 }
 
+/* Writes data straight into an existing file that is not a regular file
+ * (/dev/null, a FIFO, a terminal): renaming over it would replace the
+ * device node itself. 0 or -1 with e set. */
+static int write_special(const char *path, const void *data, size_t n,
+                         bh_error *e)
+{
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+
+    if (fd < 0)
+        return bh_error_set(e, "%s: cannot open for writing: %s", path,
+                            strerror(errno));
+    if (write_all(fd, data, n) != 0) {
+        int rc = bh_error_set(e, "%s: write failed: %s", path, strerror(errno));
+
+        close(fd);
+        return rc;
+    }
+    close(fd);
+    return 0;
+}
+
 int bh_write_file_atomic(const char *path, const void *data, size_t n,
                          bh_error *e)
 {
-    char *tmp = write_temp(path, data, n, e);
+    struct stat st;
+    char *real = NULL;
+    char *tmp;
+    int rc = 0;
 
-    if (!tmp)
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return bh_error_set(e, "%s: is a directory, expected a file path",
+                            path);
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return write_special(path, data, n, e);
+    /* a symbolic link keeps pointing where it did: replace its target */
+    real = realpath(path, NULL);
+    if (real != NULL) {
+        struct stat lst;
+
+        if (lstat(path, &lst) != 0 || !S_ISLNK(lst.st_mode)) {
+            free(real);
+            real = NULL;
+        } else {
+            path = real;
+        }
+    }
+    tmp = write_temp(path, data, n, e);
+    if (!tmp) {
+        free(real);
         return -1;
+    }
     if (rename(tmp, path) != 0) {
-        int rc = bh_error_set(e, "%s: rename failed: %s", path,
-                              strerror(errno));
+        rc = bh_error_set(e, "%s: rename failed: %s", path, strerror(errno));
         unlink(tmp);
         free(tmp);
+        free(real);
         return rc;
     }
     free(tmp);
     sync_parent(path);
-    return 0;
+    free(real);
+    return rc;
 }
 
 int bh_create_file_exclusive(const char *path, const void *data, size_t n,

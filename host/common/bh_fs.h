@@ -17,7 +17,10 @@ int bh_mkdir_p(const char *dir, bh_error *e);
 
 /* Writes data to path atomically: a temporary file in the same directory,
  * fsync, rename over path, fsync of the directory. Readers see either the
- * old file or the whole new one, never a part. 0 or -1 with e set. */
+ * old file or the whole new one, never a part. A symbolic link's target is
+ * replaced (the link stays); an existing path that is not a regular file
+ * (/dev/null, a FIFO) is written directly, never replaced; a directory is
+ * an error. 0 or -1 with e set. */
 int bh_write_file_atomic(const char *path, const void *data, size_t n,
                          bh_error *e);
 

@@ -20,6 +20,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -414,6 +415,42 @@ static void test_write_file_atomic(void **state)
     /* a missing directory is an error with the path in the message */
     assert_int_equal(bh_write_file_atomic(missing, "x", 1, &e), -1);
     assert_non_null(strstr(e.msg, missing));
+
+    /* a symbolic link stays a link; its target gets the new content */
+    {
+        char *link = bh_xasprintf("%s/link.json", dir);
+
+        assert_int_equal(symlink("out.json", link), 0);
+        assert_int_equal(bh_write_file_atomic(link, "third", 5, &e), 0);
+        assert_int_equal(lstat(link, &st), 0);
+        assert_true(S_ISLNK(st.st_mode));
+        assert_int_equal(bh_read_file(path, 100, &data, &len, &e), 0);
+        assert_string_equal(data, "third");
+        free(data);
+        free(link);
+    }
+    /* a FIFO (like /dev/null, not a regular file) is written into, never
+     * replaced by a rename */
+    {
+        char *fifo = bh_xasprintf("%s/pipe", dir);
+        char buf[16] = "";
+        int rd;
+
+        assert_int_equal(mkfifo(fifo, 0600), 0);
+        rd = open(fifo, O_RDONLY | O_NONBLOCK);
+        assert_true(rd >= 0);
+        assert_int_equal(bh_write_file_atomic(fifo, "piped", 5, &e), 0);
+        assert_int_equal(read(rd, buf, sizeof(buf) - 1), 5);
+        assert_string_equal(buf, "piped");
+        close(rd);
+        assert_int_equal(lstat(fifo, &st), 0);
+        assert_true(S_ISFIFO(st.st_mode));
+        assert_int_equal(count_entries(dir, ".tmp."), 0);
+        free(fifo);
+    }
+    /* a directory is refused */
+    assert_int_equal(bh_write_file_atomic(dir, "x", 1, &e), -1);
+    assert_non_null(strstr(e.msg, "is a directory"));
     free(path);
     free(missing);
     rm_rf(dir);
