@@ -103,7 +103,9 @@ static int check_keys(const ctx *x, const cJSON *o, const char *prefix,
                 break;
         if (i < n)
             continue;
-        snprintf(path, sizeof(path), "%s%s%s", prefix, *prefix ? "." : "", it->string);
+        if (snprintf(path, sizeof(path), "%s%s%s", prefix, *prefix ? "." : "",
+                     it->string) >= (int)sizeof(path))
+            return fail(x, prefix, "key name too long (at most %zu bytes)", sizeof(path) - 1);
         dym = bh_did_you_mean(it->string, allowed, n);
         if (dym)
             return fail(x, path, "unknown key '%s' (did you mean '%s'?)", it->string, dym);

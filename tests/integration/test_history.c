@@ -26,9 +26,9 @@
  * times 1, 1.004, 0.996 per iteration) and "k/b" (flat, 50 ns). */
 static void write_day(const char *dir, const char *config, int day, double a_ns)
 {
-    char path[1200], text[2048];
+    char path[1300], text[2048];
 
-    snprintf(path, sizeof(path), "%s/r-%02d.json", dir, day);
+    snprintf(path, sizeof(path), "%s/r-%02d.json", dir, day % 100);
     snprintf(text, sizeof(text),
              "{\"schema\":\"bhost.result/1\",\"run\":{\"started_at\":"
              "\"2026-03-%02dT02:00:00Z\",\"config\":{\"name\":\"%s\"}},\"cases\":["
