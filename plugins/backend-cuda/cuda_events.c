@@ -8,6 +8,9 @@
  *  - BHOST_CUDA_L2_FLUSH=1: before each start event, cudaMemsetAsync over
  *    a buffer twice the L2 size, so every sample starts with a cold L2
  *    (nvbench's default for cold measurements). Not part of the time.
+ *    Only a sample's first iteration is cold: for cold figures, make each
+ *    sample one iteration (a sample_time below one iteration's time, as
+ *    tools/gpu/run-cuda.sh does; nvbench times each launch alone too).
  *  - BHOST_CUDA_THROTTLE=F (default 0.75; 0 turns it off): a one-thread
  *    kernel reads clock64() and %globaltimer on SM 0 before the start and
  *    after the end event; the SM clock over the sample is their ratio. A sample
