@@ -4,6 +4,7 @@
 
 #include "bh_mem.h"
 #include "compare_backends.h"
+#include "merge_gate.h"
 #include "result_read.h"
 #include "roofline.h"
 #include "shard.h"
@@ -185,8 +186,6 @@ static cJSON *place_cases(const shard_rec *r, const char *const *names, size_t n
         cJSON *c = cJSON_Duplicate(slot[k], 1);
 
         cJSON_DeleteItemFromObjectCaseSensitive(c, "roofline");
-        if (get(c, "verdict"))
-            cJSON_ReplaceItemInObjectCaseSensitive(c, "verdict", cJSON_CreateNull());
         cJSON_AddItemToArray(out, c);
     }
 out:
@@ -212,9 +211,12 @@ static void union_plugins(cJSON *dst, const cJSON *src)
     }
 }
 
-/* Sets a member of o to a new item, replacing what was there. */
-static void put(cJSON *o, const char *key, cJSON *v)
+void bh_merge_put(cJSON *o, const char *key, cJSON *v)
 {
+    if (!cJSON_IsObject(o)) {
+        cJSON_Delete(v);
+        return;
+    }
     if (get(o, key))
         cJSON_ReplaceItemInObjectCaseSensitive(o, key, v);
     else
@@ -265,14 +267,14 @@ static cJSON *merged_run(cJSON *const *docs, const char *const *names, const sha
         cJSON_AddItemToArray(cl, cJSON_CreateString(argv[i]));
     cJSON_AddNumberToObject(m, "count", (double)r[0].count);
     cJSON_AddStringToObject(m, "partition", r[0].partition);
-    put(run, "started_at", cJSON_CreateString(start));
-    put(run, "finished_at", cJSON_CreateString(end));
-    put(run, "duration_s", cJSON_CreateNumber(dur));
-    put(run, "complete", cJSON_CreateBool(complete));
+    bh_merge_put(run, "started_at", cJSON_CreateString(start));
+    bh_merge_put(run, "finished_at", cJSON_CreateString(end));
+    bh_merge_put(run, "duration_s", cJSON_CreateNumber(dur));
+    bh_merge_put(run, "complete", cJSON_CreateBool(complete));
     if (cJSON_IsObject(get(run, "git")))
-        put(cJSON_GetObjectItemCaseSensitive(run, "git"), "dirty",
+        bh_merge_put(cJSON_GetObjectItemCaseSensitive(run, "git"), "dirty",
             dirty ? cJSON_CreateTrue() : dirty_known ? cJSON_CreateFalse() : cJSON_CreateNull());
-    put(run, "merged", m);
+    bh_merge_put(run, "merged", m);
     return run;
 }
 
@@ -282,6 +284,7 @@ cJSON *bh_merge_shards(cJSON *const *docs, const char *const *names, size_t n, i
     shard_rec *r = bh_xcalloc(n ? n : 1, sizeof(*r));
     cJSON *cases = NULL;
     cJSON *doc = NULL;
+    cJSON *comparison = NULL;
     cJSON *groups;
     const cJSON *it;
 
@@ -298,6 +301,8 @@ cJSON *bh_merge_shards(cJSON *const *docs, const char *const *names, size_t n, i
         if (check_pair(docs[0], docs[i], &r[0], &r[i], names[0], names[i], e) != 0)
             goto out;
     if (check_indices(r, names, n, e) != 0)
+        goto out;
+    if (bh_merge_comparison(docs, names, n, &comparison, why, e) != 0)
         goto out;
     cases = place_cases(r, names, n, e);
     if (!cases)
@@ -318,6 +323,9 @@ cJSON *bh_merge_shards(cJSON *const *docs, const char *const *names, size_t n, i
         else
             cJSON_AddItemToObject(doc, it->string, cJSON_Duplicate(it, 1));
     }
+    if (comparison)
+        cJSON_AddItemToObject(doc, "comparison", comparison);
+    comparison = NULL;
     bh_roofline_apply(doc);
     groups = bh_report_backend_groups(doc);
     if (cJSON_GetArraySize(groups) > 0)
@@ -329,6 +337,7 @@ cJSON *bh_merge_shards(cJSON *const *docs, const char *const *names, size_t n, i
         doc = NULL;
     }
 out:
+    cJSON_Delete(comparison);
     free(r);
     return doc;
 }

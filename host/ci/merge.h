@@ -20,13 +20,18 @@ enum {
  * shards. The result is a whole run: run.shard removed, run.merged lists
  * the shards, cases in the unsharded plan order, started_at/finished_at
  * spanning the shards, duration_s their sum, complete only when every
- * shard is, git.dirty when any is, plugins the union. Per-shard verdicts
- * and the top-level comparison are dropped (their FDR family was one
- * shard: compare the merged run instead); roofline fractions and the
- * backend comparison are recomputed over all cases. argv (argc words) is
+ * shard is, git.dirty when any is, plugins the union. Shards compared
+ * with a baseline must all be, against the same baseline with the same
+ * settings (merge_gate.h): each case keeps the verdict its shard decided
+ * (confirmation included) and the comparison summary is joined; roofline
+ * fractions and the backend comparison are recomputed over all cases. argv (argc words) is
  * recorded as run.merged.command_line. Returns the new document (caller
  * deletes) or NULL. Borrows docs. */
 cJSON *bh_merge_shards(cJSON *const *docs, const char *const *names, size_t n, int argc,
                        char **argv, int *why, bh_error *e);
+
+/* Sets member key of object o to v (owned), replacing what was there;
+ * deletes v when o is not an object. */
+void bh_merge_put(cJSON *o, const char *key, cJSON *v);
 
 #endif

@@ -44,19 +44,29 @@ int bh_run_ci_add_backend(bh_run_ci *c, const char *name)
 }
 
 void bh_run_ci_select(bh_run_ci *c, bh_plan *plan, const char *results_dir,
-                      const char *config, cJSON *base_doc, char *const *ignore,
-                      size_t n_ignore)
+                      const char *config, cJSON *base_doc, const bh_regress_config *rc,
+                      char *const *ignore, size_t n_ignore)
 {
     bh_shard_select_backends(plan, (char *const *)c->backends, c->n_backends);
+    if (base_doc && c->n_backends)
+        cJSON_Delete(bh_shard_trim_baseline(base_doc, plan, ignore, n_ignore, NULL, 0));
     if (c->sharded) {
         bh_shard_history h;
+        size_t n_whole = plan->n;
+        char **whole = base_doc ? bh_shard_plan_keys(plan, ignore, n_ignore) : NULL;
 
         bh_shard_history_load(results_dir, config, &h);
         bh_shard_apply(plan, &c->shard, &h, &c->info);
         bh_shard_history_free(&h);
+        if (base_doc) {
+            cJSON *others = bh_shard_trim_baseline(base_doc, plan, ignore, n_ignore, whole,
+                                                   n_whole);
+
+            c->family_extra = rc ? bh_shard_family_extra(others, rc) : 0;
+            cJSON_Delete(others);
+        }
+        bh_shard_keys_free(whole, whole ? n_whole : 0);
     }
-    if (base_doc && (c->sharded || c->n_backends))
-        bh_shard_trim_baseline(base_doc, plan, ignore, n_ignore);
     bh_git_meta_collect(".", GIT_TIMEOUT_MS, &c->git);
     c->run_git = (bh_run_git){c->git.commit, c->git.branch, c->git.dirty, c->git.source};
 }

@@ -6,6 +6,7 @@
 #include "bh_error.h"
 #include "gitmeta.h"
 #include "plan.h"
+#include "regress_config.h"
 #include "result_doc.h"
 #include "shard.h"
 
@@ -23,6 +24,7 @@ typedef struct bh_run_ci {
     bh_shard_info info;
     bh_git_meta git;
     bh_run_git run_git;
+    size_t family_extra; /* a compared shard: the other shards' tests */
 } bh_run_ci;
 
 /* --shard TEXT; 0 or -1 after printing one line. */
@@ -33,12 +35,16 @@ int bh_run_ci_add_backend(bh_run_ci *c, const char *name);
 
 /* Keeps the plan's cases of the chosen backends, then this shard's share
  * (balanced by the durations recorded under results_dir for config);
- * trims base_doc (may be NULL) to the cases kept; collects the git
- * metadata of the working directory. Call once, after the plan is built
- * and filtered. */
+ * trims base_doc (may be NULL): the cases of other backends and other
+ * shards go, the baseline cases that no shard runs stay (reported
+ * missing by every shard, as by a whole run); a shard sets family_extra
+ * to the tests the other shards' cases have in the baseline under rc
+ * (bh_shard_family_extra; 0 when rc is NULL), so that it gates with the
+ * whole run's Benjamini-Hochberg family. Collects the git metadata of the
+ * working directory. Call once, after the plan is built and filtered. */
 void bh_run_ci_select(bh_run_ci *c, bh_plan *plan, const char *results_dir,
-                      const char *config, cJSON *base_doc, char *const *ignore,
-                      size_t n_ignore);
+                      const char *config, cJSON *base_doc, const bh_regress_config *rc,
+                      char *const *ignore, size_t n_ignore);
 
 /* The git metadata for bh_run_meta.git (valid until bh_run_ci_free). */
 const bh_run_git *bh_run_ci_git(const bh_run_ci *c);

@@ -232,32 +232,61 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-void bh_shard_trim_baseline(cJSON *base_doc, const bh_plan *plan, char *const *ignore,
-                            size_t n_ignore)
+char **bh_shard_plan_keys(const bh_plan *plan, char *const *ignore, size_t n_ignore)
 {
     bh_regress_match m = {ignore, n_ignore};
-    cJSON *cases = cJSON_GetObjectItemCaseSensitive(base_doc, "cases");
     char **keys = bh_xcalloc(plan->n ? plan->n : 1, sizeof(*keys));
-    cJSON *c;
 
-    if (!cJSON_IsArray(cases)) {
-        free(keys);
-        return;
-    }
     for (size_t i = 0; i < plan->n; i++)
         keys[i] = plan_key(&plan->cases[i], &m);
     qsort(keys, plan->n, sizeof(*keys), cmp_str);
+    return keys;
+}
+
+void bh_shard_keys_free(char **keys, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(keys[i]);
+    free(keys);
+}
+
+cJSON *bh_shard_trim_baseline(cJSON *base_doc, const bh_plan *plan, char *const *ignore,
+                              size_t n_ignore, char *const *scope, size_t n_scope)
+{
+    bh_regress_match m = {ignore, n_ignore};
+    cJSON *cases = cJSON_GetObjectItemCaseSensitive(base_doc, "cases");
+    cJSON *dropped = cJSON_CreateArray();
+    char **keys;
+    cJSON *c;
+
+    if (!cJSON_IsArray(cases))
+        return dropped;
+    keys = bh_shard_plan_keys(plan, ignore, n_ignore);
     c = cases->child;
     while (c) {
         cJSON *next = c->next;
         char *key = bh_regress_match_key(c, &m);
 
-        if (!bsearch(&key, keys, plan->n, sizeof(*keys), cmp_str))
-            cJSON_Delete(cJSON_DetachItemViaPointer(cases, c));
+        if (!bsearch(&key, keys, plan->n, sizeof(*keys), cmp_str) &&
+            (!scope || bsearch(&key, scope, n_scope, sizeof(*scope), cmp_str)))
+            cJSON_AddItemToArray(dropped, cJSON_DetachItemViaPointer(cases, c));
         free(key);
         c = next;
     }
-    for (size_t i = 0; i < plan->n; i++)
-        free(keys[i]);
-    free(keys);
+    bh_shard_keys_free(keys, plan->n);
+    return dropped;
+}
+
+size_t bh_shard_family_extra(cJSON *others, const bh_regress_config *rc)
+{
+    cJSON *doc = cJSON_CreateObject();
+    bh_regress_report rep;
+    size_t n;
+
+    cJSON_AddItemReferenceToObject(doc, "cases", others);
+    bh_regress_compare_docs(doc, doc, rc, NULL, &rep);
+    n = rep.m_tests;
+    bh_regress_report_free(&rep);
+    cJSON_Delete(doc);
+    return n;
 }

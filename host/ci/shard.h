@@ -9,6 +9,7 @@
 
 #include "bh_error.h"
 #include "plan.h"
+#include "regress_config.h"
 
 #include <cjson/cJSON.h>
 #include <stddef.h>
@@ -87,11 +88,28 @@ void bh_shard_info_free(bh_shard_info *info);
  * cases that run on no backend); no-op when n == 0. */
 void bh_shard_select_backends(bh_plan *plan, char *const *names, size_t n);
 
+/* The matching keys of the plan's cases (ids with the ignored parameters
+ * left out, as the regression engine matches them), sorted: a new array
+ * of plan->n strings (free with bh_shard_keys_free). */
+char **bh_shard_plan_keys(const bh_plan *plan, char *const *ignore, size_t n_ignore);
+
+void bh_shard_keys_free(char **keys, size_t n);
+
 /* Drops from a baseline document the cases that match no case of the
- * plan (ids compared with the ignored parameters left out, as the
- * regression engine matches them), so that a shard or backend subset is
- * compared with its own share instead of reporting the rest missing. */
-void bh_shard_trim_baseline(cJSON *base_doc, const bh_plan *plan, char *const *ignore,
-                            size_t n_ignore);
+ * plan, so that a shard or backend subset is compared with its own share
+ * instead of reporting the rest missing. With scope (sorted keys, e.g. of
+ * the whole run before sharding; NULL: everything), only the cases whose
+ * key is in scope are dropped: the baseline cases that the whole run
+ * lacks stay, and the shard reports them missing as a whole run would.
+ * Returns the dropped cases (a new array; caller deletes). */
+cJSON *bh_shard_trim_baseline(cJSON *base_doc, const bh_plan *plan, char *const *ignore,
+                              size_t n_ignore, char *const *scope, size_t n_scope);
+
+/* The tests the baseline cases `others` (an array of result cases: the
+ * other shards' share) give a comparison under rc when compared with
+ * themselves: the tests the other shards add to a whole run's
+ * Benjamini-Hochberg family when they run like the baseline. Borrows
+ * others. */
+size_t bh_shard_family_extra(cJSON *others, const bh_regress_config *rc);
 
 #endif

@@ -2,8 +2,11 @@
  * into one run document. */
 #define _GNU_SOURCE
 #include "bh_mem.h"
+#include "bh_status.h"
 #include "cli.h"
+#include "ipc.h"
 #include "merge.h"
+#include "merge_gate.h"
 #include "result_doc.h"
 #include "result_read.h"
 
@@ -12,21 +15,81 @@
 #include <string.h>
 
 static const char merge_usage[] =
-    "usage: bhost merge OUT.json SHARD.json... [--quiet]\n"
+    "usage: bhost merge OUT.json SHARD.json... [--fail-on-regression] [--quiet]\n"
     "\n"
     "Joins the result files of `bhost run CONFIG --shard I/N` (I = 1..N)\n"
     "into one run document, written to OUT.json atomically (replacing it).\n"
     "Refused with one line: shards of different configs, seeds, system\n"
     "fingerprints, git commits or partitions, a shard given twice or\n"
-    "missing, a case in two shards. The merged run keeps every case in\n"
-    "the unsharded order; per-shard verdicts are dropped (compare the\n"
-    "merged run with `bhost compare BASE.json OUT.json`).\n"
+    "missing, a case in two shards, shards of which only some were\n"
+    "compared with a baseline, or shards gated against different baselines\n"
+    "or with different regression settings, --ignore-param, confirmation\n"
+    "or --force. The merged run keeps every case in the unsharded order\n"
+    "with the verdict its shard decided (confirmation reruns included) and\n"
+    "joins the shards' comparison summaries. Each shard gated its own\n"
+    "cases in the whole run's Benjamini-Hochberg family (its tests and the\n"
+    "tests the other shards' cases have in the baseline, counted with\n"
+    "p = 1; comparison.families), and confirmed its own suspects.\n"
     "\n"
+    "  --fail-on-regression exit 5 when a critical regression remains (also\n"
+    "                       when the shards were run with it)\n"
     "  --quiet              print nothing when it worked\n"
     "  -h, --help           this help\n"
     "\n"
-    "Exit: 0 written, 2 bad usage or shards that do not belong together,\n"
-    "4 a shard file unreadable or malformed, or OUT not written.\n";
+    "Exit: what the whole run would exit: 0 written, 1 a case failed, 5 a\n"
+    "critical regression (see --fail-on-regression), 6 a shard was\n"
+    "interrupted (incomplete); 2 bad usage or shards that do not belong\n"
+    "together, 4 a shard file unreadable or malformed, or OUT not written.\n";
+
+/* The exit code the merged run deserves: as bhost run's (incomplete 6,
+ * a failed case 1, a critical regression under fail_on_regression 5). */
+static int merged_exit(const cJSON *doc, int fail_on_regression)
+{
+    const cJSON *run = cJSON_GetObjectItemCaseSensitive(doc, "run");
+    const cJSON *gate = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(doc, "comparison"), "gate");
+    const cJSON *c;
+
+    if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(run, "complete")))
+        return BH_EXIT_INTERRUPTED;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(doc, "cases")) {
+        const cJSON *st = cJSON_GetObjectItemCaseSensitive(c, "status");
+        int s = cJSON_IsString(st) ? bh_status_parse(st->valuestring) : -1;
+
+        if (s >= 0 && bh_status_is_failure((bh_status)s))
+            return BH_EXIT_CASES_FAILED;
+    }
+    fail_on_regression |= cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(gate,
+                                                                         "fail_on_regression"));
+    return fail_on_regression && bh_merge_n_critical(doc) > 0 ? BH_EXIT_REGRESSION : BH_EXIT_OK;
+}
+
+/* One line with the merged comparison's counts, like bhost run's. */
+static void print_comparison(FILE *out, const cJSON *doc)
+{
+    static const char *const order[] = {"regressed", "improved", "within noise", "no change",
+                                        "inconclusive", "new", "missing"};
+    const cJSON *cmp = cJSON_GetObjectItemCaseSensitive(doc, "comparison");
+    const cJSON *counts = cJSON_GetObjectItemCaseSensitive(cmp, "counts");
+    const cJSON *sev = cJSON_GetObjectItemCaseSensitive(cmp, "regressed");
+
+    if (!cJSON_IsObject(cmp))
+        return;
+    fprintf(out, "compared with %s, %g tests in %d shards (BH fdr %g",
+            bh_json_str(cmp, "baseline", "?"), bh_json_num(cmp, "tests", 0),
+            cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(cmp, "families")),
+            bh_json_num(cmp, "fdr", 0));
+    if (bh_json_num(cmp, "confirm_tests", 0) > 0)
+        fprintf(out, "; %g confirmed by rerun", bh_json_num(cmp, "confirm_tests", 0));
+    fprintf(out, "):");
+    for (size_t k = 0; k < sizeof(order) / sizeof(*order); k++) {
+        fprintf(out, "%s %g %s", k ? "," : "", bh_json_num(counts, order[k], 0), order[k]);
+        if (k == 0 && bh_json_num(counts, order[k], 0) > 0)
+            fprintf(out, " (%g critical, %g warning, %g minor)", bh_json_num(sev, "critical", 0),
+                    bh_json_num(sev, "warning", 0), bh_json_num(sev, "minor", 0));
+    }
+    fputc('\n', out);
+}
 
 int bh_cmd_merge(int argc, char **argv)
 {
@@ -35,6 +98,7 @@ int bh_cmd_merge(int argc, char **argv)
     cJSON **docs = bh_xcalloc((size_t)argc + 1, sizeof(*docs));
     size_t n = 0;
     int quiet = 0;
+    int fail_on_regression = 0;
     int rc = BH_EXIT_OK;
     int why = 0;
     bh_error e = {""};
@@ -48,6 +112,8 @@ int bh_cmd_merge(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) {
             quiet = 1;
+        } else if (strcmp(argv[i], "--fail-on-regression") == 0) {
+            fail_on_regression = 1;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             bh_cli_error("merge: unknown option '%s' (see bhost merge --help)", argv[i]);
             rc = BH_EXIT_USAGE;
@@ -83,9 +149,12 @@ int bh_cmd_merge(int argc, char **argv)
         rc = BH_EXIT_IO;
         goto done;
     }
-    if (!quiet)
+    if (!quiet) {
         printf("merged %zu shard%s (%d cases) into %s\n", n, n == 1 ? "" : "s",
                cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(merged, "cases")), used);
+        print_comparison(stdout, merged);
+    }
+    rc = merged_exit(merged, fail_on_regression);
 done:
     free(used);
     cJSON_Delete(merged);

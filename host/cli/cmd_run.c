@@ -377,7 +377,8 @@ int bh_cmd_run(int argc, char **argv)
         return rc;
     }
     bh_run_ci_select(&o.ci, &plan, o.results_dir, cfg->name, o.verdict.base_doc,
-                     o.verdict.ignore_params, o.verdict.n_ignore);
+                     &o.verdict.rc, o.verdict.ignore_params, o.verdict.n_ignore);
+    o.verdict.family_extra = o.ci.family_extra;
     meta.git = bh_run_ci_git(&o.ci);
     bh_utc_iso8601(meta.started_at);
     bh_utc_compact(stamp);

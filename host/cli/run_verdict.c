@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "compare_console.h"
 #include "confirm.h"
+#include "gate.h"
 #include "regress_json.h"
 #include "result_read.h"
 
@@ -21,6 +22,7 @@ int bh_run_verdict_prepare(bh_run_verdict *v, const bh_config *cfg, const cJSON 
 
     v->base_path = NULL;
     v->base_doc = NULL;
+    v->base_sha256[0] = '\0';
     v->system_diff = v->config_diff = NULL;
     v->compared = 0;
     memset(&v->rep, 0, sizeof(v->rep));
@@ -53,6 +55,7 @@ int bh_run_verdict_prepare(bh_run_verdict *v, const bh_config *cfg, const cJSON 
         bh_cli_error("baseline: %s", e.msg);
         return BH_EXIT_IO;
     }
+    bh_gate_baseline_digest(v->base_doc, v->base_sha256);
     /* This run as far as comparability goes: its config and machine. */
     me = cJSON_CreateObject();
     cJSON_AddStringToObject(cJSON_AddObjectToObject(cJSON_AddObjectToObject(me, "run"),
@@ -103,6 +106,10 @@ void bh_run_verdict_apply(bh_run_verdict *v, cJSON *doc, const bh_plan *plan,
         bh_regress_match m = {v->ignore_params, v->n_ignore};
 
         bh_regress_compare_docs(v->base_doc, doc, &v->rc, &m, &v->rep);
+        if (v->family_extra) {
+            v->rep.family_extra = v->family_extra;
+            bh_regress_finalize(&v->rep, &v->rc);
+        }
     }
     v->compared = 1;
     suspects = suspect_cases(&v->rep);
@@ -122,6 +129,16 @@ void bh_run_verdict_apply(bh_run_verdict *v, cJSON *doc, const bh_plan *plan,
     }
     meta = (bh_regress_meta){v->base_path, NULL, v->system_diff, v->config_diff, v->force};
     bh_regress_attach(doc, &v->rep, &meta);
+    {
+        bh_gate_spec g = {v->base_sha256, &v->rc, v->ignore_params, v->n_ignore,
+                          !v->rc.confirm || v->no_confirm ? "off"
+                          : v->baseline_plugins           ? "paired"
+                                                          : "unpaired",
+                          v->force, v->fail_on_regression};
+
+        cJSON_AddItemToObject(cJSON_GetObjectItemCaseSensitive(doc, "comparison"), "gate",
+                              bh_gate_json(&g));
+    }
 }
 
 void bh_run_verdict_print(const bh_run_verdict *v, FILE *out, int color)

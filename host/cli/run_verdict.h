@@ -24,12 +24,15 @@ typedef struct bh_run_verdict {
     int fail_on_regression;
     int force;
     int no_confirm;
+    size_t family_extra;          /* a shard: the other shards' tests in
+                                     the BH family (bh_run_ci_select) */
     char **ignore_params;         /* --ignore-param KEY (borrowed) */
     size_t n_ignore, cap_ignore;
     /* state */
     bh_regress_config rc;
     char *base_path;              /* the baseline file */
     cJSON *base_doc;
+    char base_sha256[65];         /* digest of base_doc as loaded (untrimmed) */
     char *system_diff, *config_diff;
     bh_regress_report rep;
     int compared;
@@ -44,7 +47,8 @@ int bh_run_verdict_prepare(bh_run_verdict *v, const bh_config *cfg, const cJSON 
 
 /* Compares doc (the new result, built from plan) against the baseline,
  * reruns suspect cases (unless no_confirm or interrupted), writes the
- * verdicts into doc. No-op without --baseline. Progress lines go to err
+ * verdicts and the summary with its gate record (gate.h) into doc. No-op
+ * without --baseline. Progress lines go to err
  * when progress is set. */
 void bh_run_verdict_apply(bh_run_verdict *v, cJSON *doc, const bh_plan *plan,
                           const bh_exec_opts *xo, int progress, FILE *err);

@@ -239,16 +239,20 @@ int bh_regress_is_suspect(const bh_regress_item *it, double fdr)
     return q <= 2.0 * fdr && v->worse > it->th.noise_floor && v->worse_hi > it->th.noise_floor;
 }
 
-/* Benjamini-Hochberg over the tested items' p into their q. */
+/* Benjamini-Hochberg over the tested items' p into their q; the family
+ * also holds r->family_extra tests outside the report, with p = 1. */
 static void adjust(bh_regress_report *r)
 {
-    double *p = bh_xcalloc(r->n ? r->n : 1, sizeof(double));
+    size_t fam = r->n + r->family_extra;
+    double *p = bh_xcalloc(fam ? fam : 1, sizeof(double));
     size_t m = 0;
 
     for (size_t i = 0; i < r->n; i++)
         if (r->items[i].tested)
             p[m++] = r->items[i].st.p;
-    if (m > 0 && bh_stats_adjust_bh(p, m, p) == 0) {
+    for (size_t k = 0; k < r->family_extra; k++)
+        p[m + k] = 1.0;
+    if (m > 0 && bh_stats_adjust_bh(p, m + r->family_extra, p) == 0) {
         m = 0;
         for (size_t i = 0; i < r->n; i++)
             if (r->items[i].tested)
@@ -271,7 +275,8 @@ void bh_regress_finalize(bh_regress_report *r, const bh_regress_config *cfg)
         bh_regress_item *it = &r->items[i];
 
         if (it->tested) {
-            bh_regress_classify(&it->st, it->direction, &it->th, cfg->fdr, r->m_tests, &it->v);
+            bh_regress_classify(&it->st, it->direction, &it->th, cfg->fdr,
+                                r->m_tests + r->family_extra, &it->v);
             it->suspect = bh_regress_is_suspect(it, cfg->fdr);
             r->n_suspects += (size_t)it->suspect;
             if (it->conf.done && !it->conf.error) {
@@ -285,7 +290,8 @@ void bh_regress_finalize(bh_regress_report *r, const bh_regress_config *cfg)
         } else if (it->v.kind == BH_VERDICT_MISSING) {
             it->v.reason = "only in the baseline";
         } else {
-            bh_regress_untestable(it->st.n_base, it->st.n_cand, cfg->fdr, r->m_tests,
+            bh_regress_untestable(it->st.n_base, it->st.n_cand, cfg->fdr,
+                                  r->m_tests + r->family_extra,
                                   it->untested_why ? it->untested_why : "not tested",
                                   &it->v);
         }

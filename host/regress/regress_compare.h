@@ -57,7 +57,12 @@ typedef struct bh_regress_report {
     bh_regress_item *items;   /* cases in candidate order, then missing */
     size_t n;
     size_t cap;
-    size_t m_tests;           /* tested items (the BH family) */
+    size_t m_tests;           /* tested items */
+    size_t family_extra;      /* tests outside the report that belong to
+                                 its BH family, counted with p = 1 (a
+                                 shard's share of a whole run: the other
+                                 shards' tests); 0 unless set before
+                                 bh_regress_finalize */
     double fdr;
     double confidence;
     bh_regress_method method;

@@ -201,6 +201,7 @@ static void summary_fill(cJSON *o, const bh_regress_report *r, const bh_regress_
     cJSON_AddNumberToObject(o, "fdr", r->fdr);
     cJSON_AddNumberToObject(o, "confidence", r->confidence);
     cJSON_AddNumberToObject(o, "tests", (double)r->m_tests);
+    cJSON_AddNumberToObject(o, "family", (double)(r->m_tests + r->family_extra));
     cJSON_AddNumberToObject(o, "suspects", (double)r->n_suspects);
     cJSON_AddNumberToObject(o, "confirm_tests", (double)r->n_confirm_tests);
     counts = cJSON_AddObjectToObject(o, "counts");

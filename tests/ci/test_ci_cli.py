@@ -69,6 +69,15 @@ def ids(doc):
     return [c["id"] for c in doc["cases"]]
 
 
+def edited_copy(src, path, edit):
+    """Writes the JSON of src, changed by edit(doc), to path; returns path."""
+    d = load(src)
+    edit(d)
+    with open(path, "w") as f:
+        json.dump(d, f)
+    return path
+
+
 class CiTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -199,12 +208,7 @@ class CiTest(unittest.TestCase):
         self.assertFalse(os.path.exists(out))
 
     def edited(self, src, name, edit):
-        d = load(src)
-        edit(d)
-        path = self.out(name)
-        with open(path, "w") as f:
-            json.dump(d, f)
-        return path
+        return edited_copy(src, self.out(name), edit)
 
     def test_merge_refuses_missing_and_duplicate_shards(self):
         self.refused([self.shards[0], self.shards[2]], 2, "missing shard 2 of 3")

@@ -7,11 +7,14 @@
 #include "gitmeta.h"
 #include "matrix.h"
 #include "merge.h"
+#include "merge_gate.h"
+#include "regress_compare.h"
 #include "result_doc.h"
 #include "result_read.h"
 #include "shard.h"
 
 #include <stdarg.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -330,10 +333,68 @@ typedef struct shard_def {
     int dirty;
     int n;
     int pos[8];
+    const char *digest; /* baseline digest of the comparison; NULL: none */
+    double fdr;
+    int fail_on_regression;
+    int bad_counts;
 } shard_def;
 
 static const char *const PART =
     "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+
+/* The verdict a shard decided for the case at plan position p: c4
+ * regressed (critical, confirmed), c6 improved, the rest no change. */
+static cJSON *verdict_of(int p)
+{
+    cJSON *v = cJSON_CreateObject();
+
+    cJSON_AddStringToObject(v, "verdict", p == 4 ? "regressed" : p == 6 ? "improved"
+                                                                      : "no change");
+    if (p == 4)
+        cJSON_AddStringToObject(v, "severity", "critical");
+    else
+        cJSON_AddNullToObject(v, "severity");
+    cJSON_AddArrayToObject(v, "metrics");
+    return v;
+}
+
+/* The comparison summary of shard d as bhost run --baseline writes one:
+ * one test per case, counts of verdict_of, the baseline case "gone" that
+ * no shard runs listed missing, and the gate record. */
+static cJSON *comparison_of(const shard_def *d)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON *counts, *sev, *gate;
+    int reg = 0, imp = 0;
+
+    for (int i = 0; i < d->n; i++)
+        reg += d->pos[i] == 4, imp += d->pos[i] == 6;
+    cJSON_AddStringToObject(o, "baseline", "base.json");
+    cJSON_AddNullToObject(o, "candidate");
+    cJSON_AddNumberToObject(o, "fdr", d->fdr);
+    cJSON_AddNumberToObject(o, "tests", d->n);
+    cJSON_AddNumberToObject(o, "family", 7);
+    cJSON_AddNumberToObject(o, "suspects", reg);
+    cJSON_AddNumberToObject(o, "confirm_tests", reg);
+    counts = cJSON_AddObjectToObject(o, "counts");
+    cJSON_AddNumberToObject(counts, "no change", d->n - reg - imp);
+    cJSON_AddNumberToObject(counts, "improved", imp);
+    if (d->bad_counts)
+        cJSON_AddStringToObject(counts, "regressed", "one");
+    else
+        cJSON_AddNumberToObject(counts, "regressed", reg);
+    cJSON_AddNumberToObject(counts, "missing", 1);
+    sev = cJSON_AddObjectToObject(o, "regressed");
+    cJSON_AddNumberToObject(sev, "minor", 0);
+    cJSON_AddNumberToObject(sev, "critical", reg);
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(o, "missing"), cJSON_CreateString("gone"));
+    gate = cJSON_AddObjectToObject(o, "gate");
+    cJSON_AddStringToObject(gate, "baseline_sha256", d->digest);
+    cJSON_AddNumberToObject(cJSON_AddObjectToObject(gate, "regression"), "fdr", d->fdr);
+    cJSON_AddStringToObject(gate, "confirmation", "unpaired");
+    cJSON_AddBoolToObject(gate, "fail_on_regression", d->fail_on_regression);
+    return o;
+}
 
 /* A shard result document as bhost run --shard writes one. */
 static cJSON *shard_doc(const shard_def *d)
@@ -378,25 +439,36 @@ static cJSON *shard_doc(const shard_def *d)
         snprintf(id, sizeof(id), "c%d", d->pos[i]);
         cJSON_AddStringToObject(c, "id", id);
         cJSON_AddStringToObject(c, "status", "ok");
-        cJSON_AddStringToObject(c, "verdict", "no change");
+        if (d->digest)
+            cJSON_AddItemToObject(c, "verdict", verdict_of(d->pos[i]));
         cJSON_AddItemToArray(cases, c);
         cJSON_AddItemToArray(pos, cJSON_CreateNumber(d->pos[i]));
     }
     cJSON_AddItemToObject(doc, "cases", cases);
-    cJSON_AddObjectToObject(doc, "comparison");
+    if (d->digest)
+        cJSON_AddItemToObject(doc, "comparison", comparison_of(d));
     return doc;
 }
 
 /* Three good shards of a 7-case run. */
 static void good_defs(shard_def d[3])
 {
-    shard_def base = {"cfg", "h1", "0x2a", "cpu-A", "abc1234", NULL, 1, 3, 7, 0, 0, {0}};
+    shard_def base = {"cfg", "h1", "0x2a", "cpu-A", "abc1234", NULL, 1, 3, 7, 0, 0, {0},
+                      "d1", 0.05, 0, 0};
 
     for (int i = 0; i < 3; i++)
         d[i] = base;
     d[0].index = 1, d[0].n = 3, d[0].pos[0] = 0, d[0].pos[1] = 3, d[0].pos[2] = 6;
     d[1].index = 2, d[1].n = 2, d[1].pos[0] = 1, d[1].pos[1] = 4;
     d[2].index = 3, d[2].n = 2, d[2].pos[0] = 2, d[2].pos[1] = 5;
+}
+
+/* A number member of o as an int (-1 when absent). */
+static int num(const cJSON *o, const char *key)
+{
+    const cJSON *x = cJSON_GetObjectItem(o, key);
+
+    return cJSON_IsNumber(x) ? (int)x->valuedouble : -1;
 }
 
 /* Merges defs (in the given order); returns the document or NULL with
@@ -428,11 +500,12 @@ static void test_merge_ok(void **state)
     cJSON *m;
     const cJSON *c;
     int k = 0;
-    const cJSON *run;
+    const cJSON *run, *cmp;
 
     (void)state;
     good_defs(d);
     d[1].dirty = 1;
+    d[2].fail_on_regression = 1; /* one shard asked: the merged gate fails */
     r[0] = d[2], r[1] = d[0], r[2] = d[1]; /* any order of files */
     m = merge_defs(r, 3, &why, msg);
     assert_non_null(m);
@@ -441,12 +514,29 @@ static void test_merge_ok(void **state)
 
         snprintf(want, sizeof(want), "c%d", k++);
         assert_string_equal(cJSON_GetObjectItem(c, "id")->valuestring, want);
-        assert_true(cJSON_IsNull(cJSON_GetObjectItem(c, "verdict")));
+        /* each case keeps the verdict its shard decided */
+        assert_string_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(c, "verdict"),
+                                                "verdict")->valuestring,
+                            k == 5 ? "regressed" : k == 7 ? "improved" : "no change");
     }
     assert_int_equal(k, 7);
     run = cJSON_GetObjectItem(m, "run");
     assert_null(cJSON_GetObjectItem(run, "shard"));
-    assert_null(cJSON_GetObjectItem(m, "comparison"));
+    cmp = cJSON_GetObjectItem(m, "comparison");
+    assert_int_equal(num(cmp, "tests"), 7);
+    assert_int_equal(num(cmp, "family"), 7);
+    assert_int_equal(num(cmp, "suspects"), 1);
+    assert_int_equal(num(cJSON_GetObjectItem(cmp, "counts"), "no change"), 5);
+    assert_int_equal(num(cJSON_GetObjectItem(cmp, "counts"), "regressed"), 1);
+    assert_int_equal(num(cJSON_GetObjectItem(cmp, "counts"), "improved"), 1);
+    assert_int_equal(num(cJSON_GetObjectItem(cmp, "counts"), "missing"), 1); /* once */
+    assert_int_equal(num(cJSON_GetObjectItem(cmp, "regressed"), "critical"), 1);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(cmp, "missing")), 1);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(cmp, "families")), 3);
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(cmp, "candidate")));
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(cmp, "gate"),
+                                                 "fail_on_regression")));
+    assert_int_equal(bh_merge_n_critical(m), 1);
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetObjectItem(run, "merged"),
                                                             "shards")), 3);
     assert_string_equal(cJSON_GetObjectItem(run, "started_at")->valuestring,
@@ -476,6 +566,10 @@ static void test_merge_refusals(void **state)
         {"different partitions", BH_MERGE_MISMATCH}, {"missing shard 2 of 3", BH_MERGE_MISMATCH},
         {"are both shard 3/3", BH_MERGE_MISMATCH},   {"overlapping shards", BH_MERGE_MISMATCH},
         {"run.shard.positions", BH_MERGE_MALFORMED},
+        {"shards gated against different baselines", BH_MERGE_MISMATCH},
+        {"s1.json has regression.fdr 0.05, s2.json has 0.1", BH_MERGE_MISMATCH},
+        {"s1.json was compared with a baseline, s3.json was not", BH_MERGE_MISMATCH},
+        {"s2.json: comparison", BH_MERGE_MALFORMED},
     };
     size_t n;
 
@@ -495,6 +589,10 @@ static void test_merge_refusals(void **state)
         case 8: d[1] = d[2]; break;
         case 9: d[1].pos[0] = 3; d[1].pos[1] = 4; break; /* case 3 twice, 1 nowhere */
         case 10: d[1].pos[0] = 4; d[1].pos[1] = 1; break; /* not ascending */
+        case 11: d[2].digest = "d2"; break;
+        case 12: d[1].fdr = 0.1; break;
+        case 13: d[2].digest = NULL; break;
+        case 14: d[1].bad_counts = 1; break;
         }
         why = 0;
         assert_null(merge_defs(d, n, &why, msg));
@@ -524,6 +622,33 @@ static void test_merge_not_shard(void **state)
     assert_non_null(strstr(e.msg, "b.json: not a shard result"));
     for (int i = 0; i < 3; i++)
         cJSON_Delete(docs[i]);
+}
+
+/* ---- the Benjamini-Hochberg family of a shard --------------------------- */
+
+/* A shard counts the other shards' tests in its family with p = 1: the q
+ * of its own tests grow as in the whole run, its test count does not. */
+static void test_shard_family(void **state)
+{
+    double b[6] = {1, 2, 3, 4, 5, 6};
+    bh_regress_config cfg;
+    bh_regress_report r;
+
+    (void)state;
+    bh_regress_config_default(&cfg);
+    memset(&r, 0, sizeof(r));
+    bh_regress_report_add_values(&r, &cfg, "c/0", "time", 1, b, 6, b, 6);
+    bh_regress_report_add_values(&r, &cfg, "c/1", "time", 1, b, 6, b, 6);
+    r.items[0].st.p = 0.01;
+    r.items[1].st.p = 0.5;
+    bh_regress_finalize(&r, &cfg);
+    assert_true(fabs(r.items[0].st.q - 0.02) < 1e-12);
+    r.family_extra = 8;
+    bh_regress_finalize(&r, &cfg);
+    assert_int_equal(r.m_tests, 2);
+    assert_true(fabs(r.items[0].st.q - 0.1) < 1e-12); /* 0.01 * 10 / 1 */
+    assert_true(fabs(r.items[1].st.q - 1.0) < 1e-12); /* 0.5 * 10 / 2, capped */
+    bh_regress_report_free(&r);
 }
 
 /* ---- git metadata -------------------------------------------------------- */
@@ -820,6 +945,7 @@ int main(void)
         cmocka_unit_test(test_select_backends),   cmocka_unit_test(test_history),
         cmocka_unit_test(test_shard_apply_durations), cmocka_unit_test(test_merge_ok),
         cmocka_unit_test(test_merge_refusals),    cmocka_unit_test(test_merge_not_shard),
+        cmocka_unit_test(test_shard_family),
         cmocka_unit_test(test_git_files),         cmocka_unit_test(test_git_worktree),
         cmocka_unit_test(test_git_env),           cmocka_unit_test(test_git_none),
         cmocka_unit_test(test_result_git),        cmocka_unit_test(test_matrix),
