@@ -13,17 +13,24 @@
 #      merge` (0, 1 a failed case, 5 a critical regression).
 # With --offline (the old check), 2 and 3 run without --baseline and the
 # verdicts are those of `bhost compare BASE WHOLE` and `bhost compare BASE
-# MERGED` (no confirmation reruns).
+# MERGED` (no confirmation reruns). With --control, 3 is a second whole
+# run instead of the shards: the same comparison between two whole runs
+# shows how much of the difference is the machine drifting between the
+# runs rather than sharding.
 # Prints per trial the verdict counts of both arms, every case/metric whose
-# verdict differs (with the first verdict and the confirmation's), then
-# "verdicts equal: K of T trials" and the false alarms of each arm.
-# Nothing changed between the runs: any regressed or improved verdict is a
-# false alarm of that arm. Exit 0 when every trial was equal, 1 when not,
-# 2 on an error.
+# verdict differs (with the first verdict and the confirmation's), whether
+# the gates are equal (the same regressed cases and severities, the same
+# improved cases, the same exit code), and for the merged run the rule
+# check: its first verdicts against `bhost compare BASE MERGED` on the same
+# samples (the whole run's rule; differences come from the shards' BH
+# families alone). Then "verdicts equal: K of T trials", "gates equal"
+# and the false alarms of each arm. Nothing changed between the runs: any
+# regressed or improved verdict is a false alarm of that arm. Exit 0 when
+# every trial's verdicts were equal, 1 when not, 2 on an error.
 #
 #   tools/eval-shard-aa.sh CONFIG [--shards N] [--trials T] [--first K]
-#                                 [--offline] [--build DIR] [--keep DIR]
-#                                 [-- extra bhost run arguments]
+#                                 [--offline | --control] [--build DIR]
+#                                 [--keep DIR] [-- extra bhost run arguments]
 #
 # --first K numbers the trials from K (to split trials over several calls:
 # the order of the arms alternates with the trial number).
@@ -34,6 +41,7 @@ shards=4
 trials=1
 first=1
 offline=0
+control=0
 keep=
 config=
 extra=()
@@ -43,15 +51,17 @@ while [ $# -gt 0 ]; do
     --trials) trials=$2; shift 2 ;;
     --first) first=$2; shift 2 ;;
     --offline) offline=1; shift ;;
+    --control) control=1; shift ;;
     --build) build=$2; shift 2 ;;
     --keep) keep=$2; shift 2 ;;
-    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,38p' "$0"; exit 0 ;;
     --) shift; extra=("$@"); break ;;
     -*) echo "eval-shard-aa: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) config=$1; shift ;;
   esac
 done
-[ -n "$config" ] || { echo "usage: tools/eval-shard-aa.sh CONFIG [--shards N] [--trials T] [--first K] [--offline] [--build DIR] [--keep DIR] [-- ARGS]" >&2; exit 2; }
+[ -n "$config" ] || { echo "usage: tools/eval-shard-aa.sh CONFIG [--shards N] [--trials T] [--first K] [--offline | --control] [--build DIR] [--keep DIR] [-- ARGS]" >&2; exit 2; }
+[ $((offline + control)) -lt 2 ] || { echo "eval-shard-aa: --offline and --control exclude each other" >&2; exit 2; }
 bhost="$build/host/cli/bhost"
 [ -x "$bhost" ] || { echo "eval-shard-aa: $bhost not built" >&2; exit 2; }
 if [ -n "$keep" ]; then dir=$keep; mkdir -p "$dir"; else dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT; fi
@@ -79,6 +89,10 @@ run() { # out-file, args...; the exit code goes to $out.rc
 }
 whole() { run "$dir/t$t-whole.json" "${gate[@]}"; }
 sharded() {
+  if [ "$control" -eq 1 ]; then  # the control arm: a second whole run
+    run "$dir/t$t-merged.json" "${gate[@]}"
+    return
+  fi
   local files=() rc=0
   for i in $(seq 1 "$shards"); do
     run "$dir/t$t-shard-$i.json" --shard "$i/$shards" "${gate[@]}"
@@ -93,6 +107,7 @@ sharded() {
 }
 
 equal=0
+gates_equal=0
 for t in $(seq "$first" $((first + trials - 1))); do
   echo "trial $t"
   run "$dir/t$t-base.json"
@@ -102,40 +117,41 @@ for t in $(seq "$first" $((first + trials - 1))); do
   cp "$dir/t$t-base.json" "$dir/results-$t/$name/"  # the history shards balance by
   if [ "$offline" -eq 0 ]; then gate=(--baseline "$dir/t$t-base.json" --fail-on-regression); fi
   if [ $((t % 2)) -eq 1 ]; then whole; sharded; else sharded; whole; fi
-  if [ "$offline" -eq 1 ]; then
-    for cand in whole merged; do
-      rc=0
-      "$bhost" compare "$dir/t$t-base.json" "$dir/t$t-$cand.json" --config "$config" --json \
-        > "$dir/t$t-cmp-$cand.json" || rc=$?
-      if [ $rc -ne 0 ] && [ $rc -ne 5 ]; then echo "eval-shard-aa: compare exited $rc" >&2; exit 2; fi
-    done
-  fi
-  if python3 - "$dir" "$t" "$offline" <<'PY'
+  # offline: the verdicts; else the rule check of the merged run
+  for cand in whole merged; do
+    [ "$offline" -eq 1 ] || [ "$cand" = merged ] || continue
+    rc=0
+    "$bhost" compare "$dir/t$t-base.json" "$dir/t$t-$cand.json" --config "$config" --json \
+      > "$dir/t$t-cmp-$cand.json" || rc=$?
+    if [ $rc -ne 0 ] && [ $rc -ne 5 ]; then echo "eval-shard-aa: compare exited $rc" >&2; exit 2; fi
+  done
+  rc=0
+  python3 - "$dir" "$t" "$offline" "$control" <<'PY' || rc=$?
 import collections, json, sys
 
-d, t, offline = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
+d, t, offline, control = sys.argv[1], sys.argv[2], sys.argv[3] == "1", sys.argv[4] == "1"
 path = lambda name: "%s/t%s-%s.json" % (d, t, name)
+arm_b = "whole2" if control else "merged"
 
-def verdicts(arm):
-    """(case id, metric) -> metric verdict object of the arm."""
+def items(doc):
+    """(case id, metric) -> metric verdict object of a result or comparison document."""
     out = {}
-    if offline:
-        for c in json.load(open(path("cmp-" + arm)))["cases"]:
-            for it in c["metrics"]:
-                out[(c["id"], it["metric"])] = it
-    else:
-        for c in json.load(open(path(arm)))["cases"]:
-            for it in (c.get("verdict") or {}).get("metrics", []):
-                out[(c["id"], it["metric"])] = it
+    for c in doc["cases"]:
+        v = c.get("verdict")  # a result's verdict object; a comparison's case is flat
+        for it in (v if isinstance(v, dict) else c).get("metrics", []):
+            out[(c["id"], it["metric"])] = it
     return out
 
+def verdicts(arm):
+    return items(json.load(open(path(("cmp-" if offline else "") + arm))))
+
 def show(it):
-    """'regressed (+3.1%)', or 'improved, first regressed (+3.1%), rerun -0.2%'."""
+    """'regressed minor, first regressed (+3.1%), rerun +2.0%' or 'no change (+0.2%)'."""
     if not it:
         return "none"
     s = it["verdict"] + (" " + it["severity"] if it.get("severity") else "")
     conf = it.get("confirmation") or {}
-    if it.get("initial_verdict") and conf:
+    if conf:
         s += ", first %s (%+.1f%%)" % (it["initial_verdict"], 100 * (it.get("change") or 0))
         s += ", rerun %s" % ("%+.1f%%" % (100 * conf["change"]) if conf.get("change") is not None
                              else conf.get("error", "?"))
@@ -143,39 +159,68 @@ def show(it):
         s += " (%+.1f%%)" % (100 * (it.get("change") or 0))
     return s
 
+def actionable(v):
+    """What a gate reports: regressed (with severity) and improved comparisons."""
+    return {k: (it["verdict"], it.get("severity")) for k, it in v.items()
+            if it["verdict"] in ("regressed", "improved")}
+
 w, m = verdicts("whole"), verdicts("merged")
-run = json.load(open(path("merged")))["run"]
-print("  shards (%s): %s" % (
-    json.load(open(path("shard-1")))["run"]["shard"]["balanced_by"],
-    ", ".join("%d cases %.1f s" % (s["cases"], s["duration_s"]) for s in run["merged"]["shards"])))
+if not control:
+    run = json.load(open(path("merged")))["run"]
+    print("  shards (%s): %s" % (
+        json.load(open(path("shard-1")))["run"]["shard"]["balanced_by"],
+        ", ".join("%d cases %.1f s" % (s["cases"], s["duration_s"])
+                  for s in run["merged"]["shards"])))
 alarms = {}
-for name, v in (("whole", w), ("merged", m)):
+for name, v in (("whole", w), (arm_b, m)):
     print("  %-6s vs base: %s" % (name, dict(sorted(collections.Counter(
         it["verdict"] for it in v.values()).items()))))
-    alarms[name] = sum(it["verdict"] in ("regressed", "improved") for it in v.values())
-diff = [k for k in sorted(set(w) | set(m))
-        if (w.get(k) or {}).get("verdict") != (m.get(k) or {}).get("verdict")]
+    alarms[name] = len(actionable(v))
+keys = sorted(set(w) | set(m))
+diff = [k for k in keys if (w.get(k) or {}).get("verdict") != (m.get(k) or {}).get("verdict")]
 for k in diff:
-    print("    differs: %s [%s]: whole %s; merged %s" % (k[0], k[1], show(w.get(k)),
-                                                       show(m.get(k))))
-gates = ""
+    print("    differs: %s [%s]: whole %s; %s %s" % (k[0], k[1], show(w.get(k)), arm_b,
+                                                    show(m.get(k))))
+gate_same = actionable(w) == actionable(m)
+codes = ""
 if not offline:
     rw, rm = (open(path(a) + ".rc").read().strip() for a in ("whole", "merged"))
-    gates = ", gates %s (whole exit %s, merge exit %s)" % (
-        "equal" if rw == rm else "DIFFER", rw, rm)
-    if rw != rm:
-        diff.append("gate")
-print("  verdicts equal: %s (%d of %d)%s" % ("yes" if not diff else "no",
-      len(set(w) | set(m)) - len([k for k in diff if k != "gate"]), len(set(w) | set(m)), gates))
-print("  false alarms (regressed or improved): whole %d, merged %d" % (alarms["whole"],
-                                                                        alarms["merged"]))
+    codes = ", exit %s vs %s" % (rw, rm)
+    gate_same &= rw == rm
+print("  verdicts equal: %s (%d of %d); gates equal: %s%s" % (
+    "yes" if not diff else "no", len(keys) - len(diff), len(keys), "yes" if gate_same else "NO",
+    codes))
+if not offline and not control:
+    # the rule check: the shards' first verdicts against the whole run's rule
+    rule = items(json.load(open(path("cmp-merged"))))
+    first = lambda it: it.get("initial_verdict") or it["verdict"]
+    off = [k for k in sorted(set(m) | set(rule))
+           if first(m.get(k) or {"verdict": None}) != (rule.get(k) or {}).get("verdict")]
+    for k in off:
+        print("    rule: %s [%s]: shard first %s, whole-run rule %s (q %s vs %s)" % (
+            k[0], k[1], first(m[k]) if k in m else None, (rule.get(k) or {}).get("verdict"),
+            (m.get(k) or {}).get("q"), (rule.get(k) or {}).get("q")))
+    print("  rule check: %d of %d first verdicts of the shards differ from the whole-run rule "
+          "on the same samples" % (len(off), len(set(m) | set(rule))))
+print("  false alarms (regressed or improved): whole %d, %s %d" % (alarms["whole"], arm_b,
+                                                                    alarms[arm_b]))
 with open("%s/alarms.txt" % d, "a") as f:
-    f.write("%s %d %d\n" % (t, alarms["whole"], alarms["merged"]))
-sys.exit(1 if diff else 0)
+    f.write("%s %d %d %d\n" % (t, alarms["whole"], alarms[arm_b], int(gate_same)))
+sys.exit(10 + (0 if not diff else 1) + (0 if gate_same else 2))
 PY
-  then equal=$((equal + 1)); fi
+  case $rc in
+    10) equal=$((equal + 1)); gates_equal=$((gates_equal + 1)) ;;
+    11) gates_equal=$((gates_equal + 1)) ;;
+    12) equal=$((equal + 1)) ;;
+    13) ;;
+    *) echo "eval-shard-aa: the comparison of trial $t failed" >&2; exit 2 ;;
+  esac
 done
-echo "verdicts equal: $equal of $trials trials ($([ "$offline" -eq 1 ] && echo "offline bhost compare" || echo "run-time gates, confirmation on"))"
+what="run-time gates, confirmation on"
+[ "$offline" -eq 1 ] && what="offline bhost compare"
+[ "$control" -eq 1 ] && what="$what; control: a second whole run instead of the shards"
+echo "verdicts equal: $equal of $trials trials; gates equal: $gates_equal of $trials ($what)"
 awk -v f="$first" -v l=$((first + trials - 1)) '$1 >= f && $1 <= l { w += $2; m += $3 }
-  END { printf "false alarms over these trials: whole %d, merged %d\n", w, m }' "$dir/alarms.txt"
+  END { printf "false alarms (regressed or improved) over these trials: whole %d, other arm %d\n", w, m }' \
+  "$dir/alarms.txt"
 [ "$equal" -eq "$trials" ]
