@@ -172,6 +172,7 @@ if not control:
         ", ".join("%d cases %.1f s" % (s["cases"], s["duration_s"])
                   for s in run["merged"]["shards"])))
 alarms = {}
+rule_off, rule_all = 0, 0
 for name, v in (("whole", w), (arm_b, m)):
     print("  %-6s vs base: %s" % (name, dict(sorted(collections.Counter(
         it["verdict"] for it in v.values()).items()))))
@@ -200,12 +201,14 @@ if not offline and not control:
         print("    rule: %s [%s]: shard first %s, whole-run rule %s (q %s vs %s)" % (
             k[0], k[1], first(m[k]) if k in m else None, (rule.get(k) or {}).get("verdict"),
             (m.get(k) or {}).get("q"), (rule.get(k) or {}).get("q")))
+    rule_off, rule_all = len(off), len(set(m) | set(rule))
     print("  rule check: %d of %d first verdicts of the shards differ from the whole-run rule "
-          "on the same samples" % (len(off), len(set(m) | set(rule))))
+          "on the same samples" % (rule_off, rule_all))
 print("  false alarms (regressed or improved): whole %d, %s %d" % (alarms["whole"], arm_b,
                                                                     alarms[arm_b]))
 with open("%s/alarms.txt" % d, "a") as f:
-    f.write("%s %d %d %d\n" % (t, alarms["whole"], alarms[arm_b], int(gate_same)))
+    f.write("%s %d %d %d %d %d\n" % (t, alarms["whole"], alarms[arm_b], int(gate_same), rule_off,
+                                     rule_all))
 sys.exit(10 + (0 if not diff else 1) + (0 if gate_same else 2))
 PY
   case $rc in
@@ -220,7 +223,8 @@ what="run-time gates, confirmation on"
 [ "$offline" -eq 1 ] && what="offline bhost compare"
 [ "$control" -eq 1 ] && what="$what; control: a second whole run instead of the shards"
 echo "verdicts equal: $equal of $trials trials; gates equal: $gates_equal of $trials ($what)"
-awk -v f="$first" -v l=$((first + trials - 1)) '$1 >= f && $1 <= l { w += $2; m += $3 }
-  END { printf "false alarms (regressed or improved) over these trials: whole %d, other arm %d\n", w, m }' \
+awk -v f="$first" -v l=$((first + trials - 1)) '$1 >= f && $1 <= l { w += $2; m += $3; o += $5; a += $6 }
+  END { printf "false alarms (regressed or improved) over these trials: whole %d, other arm %d\n", w, m
+        if (a) printf "rule check: %d of %d first verdicts of the shards differ from the whole-run rule\n", o, a }' \
   "$dir/alarms.txt"
 [ "$equal" -eq "$trials" ]
