@@ -8,13 +8,11 @@
 #include "matrix.h"
 #include "merge.h"
 #include "merge_gate.h"
-#include "regress_compare.h"
 #include "result_doc.h"
 #include "result_read.h"
 #include "shard.h"
 
 #include <stdarg.h>
-#include <math.h>
 #include <setjmp.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -624,33 +622,6 @@ static void test_merge_not_shard(void **state)
         cJSON_Delete(docs[i]);
 }
 
-/* ---- the Benjamini-Hochberg family of a shard --------------------------- */
-
-/* A shard counts the other shards' tests in its family with p = 1: the q
- * of its own tests grow as in the whole run, its test count does not. */
-static void test_shard_family(void **state)
-{
-    double b[6] = {1, 2, 3, 4, 5, 6};
-    bh_regress_config cfg;
-    bh_regress_report r;
-
-    (void)state;
-    bh_regress_config_default(&cfg);
-    memset(&r, 0, sizeof(r));
-    bh_regress_report_add_values(&r, &cfg, "c/0", "time", 1, b, 6, b, 6);
-    bh_regress_report_add_values(&r, &cfg, "c/1", "time", 1, b, 6, b, 6);
-    r.items[0].st.p = 0.01;
-    r.items[1].st.p = 0.5;
-    bh_regress_finalize(&r, &cfg);
-    assert_true(fabs(r.items[0].st.q - 0.02) < 1e-12);
-    r.family_extra = 8;
-    bh_regress_finalize(&r, &cfg);
-    assert_int_equal(r.m_tests, 2);
-    assert_true(fabs(r.items[0].st.q - 0.1) < 1e-12); /* 0.01 * 10 / 1 */
-    assert_true(fabs(r.items[1].st.q - 1.0) < 1e-12); /* 0.5 * 10 / 2, capped */
-    bh_regress_report_free(&r);
-}
-
 /* ---- git metadata -------------------------------------------------------- */
 
 static const char *const CI_VARS[] = {
@@ -945,7 +916,6 @@ int main(void)
         cmocka_unit_test(test_select_backends),   cmocka_unit_test(test_history),
         cmocka_unit_test(test_shard_apply_durations), cmocka_unit_test(test_merge_ok),
         cmocka_unit_test(test_merge_refusals),    cmocka_unit_test(test_merge_not_shard),
-        cmocka_unit_test(test_shard_family),
         cmocka_unit_test(test_git_files),         cmocka_unit_test(test_git_worktree),
         cmocka_unit_test(test_git_env),           cmocka_unit_test(test_git_none),
         cmocka_unit_test(test_result_git),        cmocka_unit_test(test_matrix),

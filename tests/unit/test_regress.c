@@ -301,6 +301,7 @@ static void test_mde_runs(void **state)
 static void test_bh_over_report(void **state)
 {
     const double p[4] = {0.01, 0.04, 0.03, 0.005}, q[4] = {0.02, 0.04, 0.04, 0.02};
+    const double shard_q[4] = {0.04, 0.08, 0.08, 0.04}; /* m = 8 */
     double b[6] = {1, 2, 3, 4, 5, 6};
     bh_regress_config cfg;
     bh_regress_report r;
@@ -326,6 +327,12 @@ static void test_bh_over_report(void **state)
     assert_int_equal(r.counts[BH_VERDICT_INCONCLUSIVE] + r.counts[BH_VERDICT_WITHIN_NOISE] +
                          r.counts[BH_VERDICT_NO_CHANGE],
                      5);
+    /* a shard: the other shards' 4 tests join the family with p = 1 */
+    r.family_extra = 4;
+    bh_regress_finalize(&r, &cfg);
+    assert_int_equal(r.m_tests, 4);
+    for (int i = 0; i < 4; i++)
+        ASSERT_NEAR(r.items[i].st.q, shard_q[i], 1e-12);
     bh_regress_report_free(&r);
 }
 
