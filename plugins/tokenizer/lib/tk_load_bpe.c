@@ -99,13 +99,26 @@ static int ids_from_tokens(bh_tok *t, size_t nids, const char *path, char *err,
     return 0;
 }
 
+/* Grows the zeroed flag table *seen (*n entries) to cover index r.
+ * Returns 0, or -1 when out of memory (*seen is then unchanged). */
+static int grow_seen(uint8_t **seen, size_t *n, size_t r)
+{
+    size_t old = *n;
+    if (bh_tk_grow((void **)seen, n, r + 1, 1) != 0)
+        return -1;
+    memset(*seen + old, 0, *n - old);
+    return 0;
+}
+
 int bh_load_tiktoken(bh_tok *t, const char *path, int pretok, char *err,
                      size_t cap)
 {
-    size_t len, line = 0, maxrank = 0;
+    size_t len, line = 0, maxrank = 0, nseen = 0;
     char *buf = bh_tok_read_file(path, TK_MAX_FILE, &len, err, cap);
     uint8_t *tok = NULL;
-    uint8_t *seen = NULL;
+    uint8_t *seen = NULL; /* seen[r]: rank r was given; grows with the
+                             largest rank (a fixed TK_MAX_IDS table cost
+                             4 MB of zeroing per load of a small file) */
     int rc = -1;
 
     if (buf == NULL)
@@ -115,8 +128,7 @@ int bh_load_tiktoken(bh_tok *t, const char *path, int pretok, char *err,
     t->bpe.pretok = pretok;
     t->bpe.whole_fast = true;
     tok = malloc(len + 1);
-    seen = calloc(TK_MAX_IDS, 1);
-    if (tok == NULL || seen == NULL) {
+    if (tok == NULL) {
         bh_tk_err(err, cap, "%s: out of memory", path);
         goto out;
     }
@@ -141,6 +153,10 @@ int bh_load_tiktoken(bh_tok *t, const char *path, int pretok, char *err,
             if (r < 0) {
                 bh_tk_err(err, cap, "%s:%zu: invalid rank (a number below %u)",
                           path, line, TK_MAX_IDS);
+                goto out;
+            }
+            if ((size_t)r >= nseen && grow_seen(&seen, &nseen, (size_t)r) != 0) {
+                bh_tk_err(err, cap, "%s: out of memory", path);
                 goto out;
             }
             if (seen[r]) {

@@ -339,6 +339,8 @@ static void test_bad_files(void **state)
     expect_error("cl100k", "rank.tiktoken", "QQ== 99999999999\n", ":1: invalid rank");
     expect_error("cl100k", "dup.tiktoken", "QQ== 0\nQQ== 1\n", ":2: duplicate token");
     expect_error("cl100k", "drank.tiktoken", "QQ== 0\nQg== 0\n", ":2: duplicate rank");
+    expect_error("cl100k", "drank2.tiktoken", "QQ== 3999999\nQg== 5\nQw== 3999999\n",
+                 ":3: duplicate rank");
     expect_error("cl100k", "few.tiktoken", "QQ== 0\n", "has no token");
     expect_error("cl100k", "empty.tiktoken", "", "no tokens");
     expect_error("bert", "dup.txt", "[UNK]\na\nb\na\n", ":4: duplicate token");
