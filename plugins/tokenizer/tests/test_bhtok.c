@@ -214,7 +214,7 @@ static void test_batch_order(void **state)
 
 static const char vocab_txt[] =
     "[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\nhello\nworld\n##s\ncafe\n!\n,\nun\n"
-    "##aff\n##able\n\xe4\xb8\xad\na\n##a\n";
+    "##aff\n##able\n\xe4\xb8\xad\na\n##a\ndo not .really?!\n##abcdefghijklmnopq\n";
 
 static void test_wordpiece(void **state)
 {
@@ -246,6 +246,11 @@ static void test_wordpiece(void **state)
     bh_tok_bytes out = {0};
     assert_int_equal(bh_tok_decode(t, (const int32_t[]){5, 10, 6, 7, 9}, 5, &out), 0);
     assert_string_equal(out.p, "hello, worlds!");
+    /* tokens of 16 bytes or more, or with a space, take the general
+     * cleanup: every rule anywhere in the token, in order */
+    out.n = 0;
+    assert_int_equal(bh_tok_decode(t, (const int32_t[]){5, 17, 18}, 3, &out), 0);
+    assert_string_equal(out.p, "hello don't.really?!abcdefghijklmnopq");
     bh_tok_bytes_free(&out);
     bh_tok_free(t);
 }
