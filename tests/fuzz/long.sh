@@ -117,33 +117,42 @@ on_stop() {
 }
 trap on_stop INT TERM HUP
 
-# Runs target t for secs seconds, pausing it while $quiet exists. Sets rc,
-# ran (seconds not paused) and paused (1 when it was paused).
+# Runs target t for secs seconds of running time, pausing it while $quiet
+# exists (libFuzzer's own limit counts wall time: it is only a backstop
+# here, so a pause does not cut the chunk short). Sets rc, ran (seconds
+# not paused) and paused (1 when it was paused).
 run_chunk() {
-  local t=$1 secs=$2 log=$3 start now stopped_at=0 stopped_for=0
+  local t=$1 secs=$2 log=$3 start now stopped_at=0 stopped_for=0 ended=0
   fuzz_corpus_dirs "$t"
-  fuzz_args "$t" "$secs"
+  fuzz_args "$t" $((secs + 3600))
   start=$(date +%s)
   (cd "$build/long" && exec nice -n 19 "$build/tests/fuzz/fuzz_${t//-/_}" \
      "${args[@]}" "${dirs[@]}") >"$log" 2>&1 &
   child=$!
   paused=0
   while kill -0 "$child" 2>/dev/null; do
+    now=$(date +%s)
     if [ -e "$quiet" ] && [ "$stopped_at" = 0 ] && [ "$stopping" = 0 ]; then
       kill -STOP "$child" 2>/dev/null || true
-      stopped_at=$(date +%s)
+      stopped_at=$now
       paused=1
     elif { [ ! -e "$quiet" ] || [ "$stopping" = 1 ]; } && [ "$stopped_at" != 0 ]; then
       kill -CONT "$child" 2>/dev/null || true
-      now=$(date +%s)
       stopped_for=$((stopped_for + now - stopped_at))
       stopped_at=0
+    elif [ "$stopped_at" = 0 ] && [ "$ended" = 0 ] &&
+         { [ $((now - start - stopped_for)) -ge "$secs" ] ||
+           { [ "$deadline" != 0 ] && [ "$now" -ge "$deadline" ]; }; }; then
+      kill -INT "$child" 2>/dev/null || true  # prints its stats, exits 72
+      ended=1
     fi
     sleep 1
   done
   if wait "$child"; then rc=0; else rc=$?; fi
+  [ "$ended" = 1 ] && [ "$rc" = 72 ] && rc=0
   child=0
   now=$(date +%s)
+  [ "$stopped_at" != 0 ] && stopped_for=$((stopped_for + now - stopped_at))
   ran=$((now - start - stopped_for))
 }
 
