@@ -245,6 +245,9 @@ struct bh_tok_ws {
     float *vs;
     int32_t *vstart, *vid;
     size_t v_cap;
+    /* special tokens: the next hit of each in the text being encoded */
+    size_t *sp_hit;
+    size_t sp_cap;
 };
 
 /* Sets up t's id -> bytes table from n entries (bytes at key[i], len[i]).

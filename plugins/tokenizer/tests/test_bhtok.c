@@ -156,6 +156,27 @@ static void test_bpe_ranks(void **state)
                (const int32_t[]){257, 259, 'd', ' ', 260, 'b'}, 6);
     /* specials only when asked */
     expect_ids(t, "<|endoftext|>", BH_TOK_SPECIAL, (const int32_t[]){100257}, 1);
+    expect_ids(t, "a<|endofprompt|>b<|fim_middle|><|endofprompt|><|endoftext|>c",
+               BH_TOK_SPECIAL,
+               (const int32_t[]){'a', 100276, 'b', 100259, 100276, 100257, 'c'}, 7);
+    /* 1 MB of a special that is not the first: each special is searched
+     * once per text, not from every hit (that took minutes) */
+    static const char eop[] = "<|endofprompt|>";
+    size_t reps = (1 << 20) / (sizeof(eop) - 1);
+    char *many = malloc(reps * (sizeof(eop) - 1));
+    assert_non_null(many);
+    for (size_t i = 0; i < reps; i++)
+        memcpy(many + i * (sizeof(eop) - 1), eop, sizeof(eop) - 1);
+    bh_tok_ws *mws = bh_tok_ws_new(t);
+    bh_tok_ids mids = {0};
+    assert_int_equal(bh_tok_encode(t, mws, many, reps * (sizeof(eop) - 1), BH_TOK_SPECIAL,
+                                   &mids), 0);
+    assert_int_equal(mids.n, reps);
+    assert_int_equal(mids.v[0], 100276);
+    assert_int_equal(mids.v[reps - 1], 100276);
+    bh_tok_ids_free(&mids);
+    bh_tok_ws_free(mws);
+    free(many);
     bh_tok_bytes out = {0};
     int32_t ids[] = {257, 259, 100257};
     assert_int_equal(bh_tok_decode(t, ids, 3, &out), 0);
