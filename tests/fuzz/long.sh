@@ -117,6 +117,13 @@ on_stop() {
 }
 trap on_stop INT TERM HUP
 
+# Waits while $quiet exists (or until long.sh is stopped).
+wait_quiet() {
+  while [ -e "$quiet" ] && [ "$stopping" = 0 ]; do
+    sleep 1
+  done
+}
+
 # Runs target t for secs seconds of running time, pausing it while $quiet
 # exists (libFuzzer's own limit counts wall time: it is only a backstop
 # here, so a pause does not cut the chunk short). Sets rc, ran (seconds
@@ -163,6 +170,7 @@ spurious_timeout() {
   grep -q 'ERROR: libFuzzer: timeout' "$log" || return 1
   input=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -1)
   [ -n "$input" ] && [ -f "$input" ] || return 1
+  wait_quiet
   if nice -n 19 "$build/tests/fuzz/fuzz_${t//-/_}" -timeout=20 -rss_limit_mb=4096 \
        "$input" >"$log.recheck" 2>&1; then
     rm -f "$input" "$log.recheck"
@@ -189,6 +197,8 @@ while [ "$stopping" = 0 ]; do
     fi
     [ "$left" -lt "$secs" ] && secs=$left
   fi
+  wait_quiet
+  [ "$stopping" = 0 ] || break
   log=$build/long/$t.log
   run_chunk "$t" "$secs" "$log"
   execs=$(fuzz_execs "$log")
