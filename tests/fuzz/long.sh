@@ -83,9 +83,18 @@ if ! flock -n 9; then
   echo "long.sh: another long.sh runs on $build" >&2
   exit 1
 fi
+stopping=0
+# Waits while $quiet exists (or until long.sh is stopped).
+wait_quiet() {
+  while [ -e "$quiet" ] && [ "$stopping" = 0 ]; do
+    sleep 1
+  done
+}
+
+renice -n 19 $$ >/dev/null
+wait_quiet
 fuzz_build "${targets[@]}"
 ledger=$build/long/ledger.txt
-renice -n 19 $$ >/dev/null
 
 # The target to fuzz next: the fewest executions among those below goal and
 # not stopped; nothing when none is left.
@@ -105,7 +114,6 @@ next_target() {
 }
 
 child=0
-stopping=0
 # Forwards a stop of long.sh to the running fuzzer (which then prints its
 # statistics and exits 72) and ends after this chunk.
 on_stop() {
@@ -116,13 +124,6 @@ on_stop() {
   fi
 }
 trap on_stop INT TERM HUP
-
-# Waits while $quiet exists (or until long.sh is stopped).
-wait_quiet() {
-  while [ -e "$quiet" ] && [ "$stopping" = 0 ]; do
-    sleep 1
-  done
-}
 
 # Runs target t for secs seconds of running time, pausing it while $quiet
 # exists (libFuzzer's own limit counts wall time: it is only a backstop
