@@ -29,6 +29,9 @@ typedef struct bh_store_ops {
     const char *begin_write; /* starts a write transaction */
     const char *migrate_lock; /* run after begin_write before migrating, or NULL */
     int batch_puts;          /* 1: several puts may share one transaction */
+    /* Ends an INSERT whose new row's id inserted_id reads: "" where the
+     * engine knows it without RETURNING (cheaper), else " RETURNING id". */
+    const char *returning_id;
     void (*close)(void *db);
     /* Runs sql (one statement or several separated by ';', no
      * parameters, results discarded). 0 or -1 with e set. */
@@ -49,6 +52,9 @@ typedef struct bh_store_ops {
     double (*col_double)(bh_store_stmt *st, int col);
     /* Valid until the next step or reset. */
     const char *(*col_text)(bh_store_stmt *st, int col);
+    /* The id of the row that the INSERT (ending in returning_id) just
+     * executed by st inserted; before the reset. */
+    int64_t (*inserted_id)(bh_store_stmt *st);
     /* Ends the current execution (rows not read are dropped) and clears
      * the parameters, keeping the statement prepared. */
     void (*reset)(bh_store_stmt *st);
@@ -61,6 +67,7 @@ int bh_store_sqlite_connect(const char *path, const char *name, void **db,
                             const bh_store_ops **ops, bh_error *e);
 int bh_store_pg_connect(const char *url, const char *name, void **db,
                         const bh_store_ops **ops, bh_error *e);
+
 
 /* Statements the handle keeps prepared (store_put.c). */
 enum {

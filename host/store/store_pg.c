@@ -151,6 +151,13 @@ static const char *pg_col_text(bh_store_stmt *p, int col)
     return pg_is_null(p, col) ? NULL : PQgetvalue(p->res, p->row, col);
 }
 
+static int64_t pg_inserted_id(bh_store_stmt *p)
+{
+    return p->res && p->rows > 0 && !PQgetisnull(p->res, 0, 0)
+               ? strtoll(PQgetvalue(p->res, 0, 0), NULL, 10)
+               : 0;
+}
+
 static void pg_reset(bh_store_stmt *p)
 {
     PQclear(p->res);
@@ -187,6 +194,7 @@ static const bh_store_ops pg_ops = {
     /* One migrating connection at a time; the key is "bhost-s1" in ASCII. */
     .migrate_lock = "SELECT pg_advisory_xact_lock(7091040154955903793)",
     .batch_puts = 0,
+    .returning_id = " RETURNING id",
     .close = pg_close,
     .exec = pg_exec,
     .prepare = pg_prepare,
@@ -199,6 +207,7 @@ static const bh_store_ops pg_ops = {
     .col_i64 = pg_col_i64,
     .col_double = pg_col_double,
     .col_text = pg_col_text,
+    .inserted_id = pg_inserted_id,
     .reset = pg_reset,
     .finalize = pg_finalize,
 };

@@ -127,6 +127,11 @@ static const char *sq_col_text(bh_store_stmt *p, int col)
     return (const char *)sqlite3_column_text(p->st, col);
 }
 
+static int64_t sq_inserted_id(bh_store_stmt *p)
+{
+    return sqlite3_last_insert_rowid(p->db);
+}
+
 static void sq_reset(bh_store_stmt *p)
 {
     sqlite3_reset(p->st);
@@ -150,6 +155,7 @@ static const bh_store_ops sqlite_ops = {
     .begin_write = "BEGIN IMMEDIATE",
     .migrate_lock = NULL,
     .batch_puts = 1,
+    .returning_id = "",
     .close = sq_close,
     .exec = sq_exec,
     .prepare = sq_prepare,
@@ -162,6 +168,7 @@ static const bh_store_ops sqlite_ops = {
     .col_i64 = sq_col_i64,
     .col_double = sq_col_double,
     .col_text = sq_col_text,
+    .inserted_id = sq_inserted_id,
     .reset = sq_reset,
     .finalize = sq_finalize,
 };
