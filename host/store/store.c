@@ -95,12 +95,23 @@ bh_store *bh_store_open(const char *target, bh_error *e)
     return s;
 }
 
+/* Marks the batch over and ends the engine's bulk mode. */
+static void batch_over(bh_store *s)
+{
+    s->in_batch = 0;
+    s->batch_puts = 0;
+    if (s->bulk)
+        s->ops->bulk_end(s->bulk);
+    s->bulk = NULL;
+}
+
 void bh_store_close(bh_store *s)
 {
     if (!s)
         return;
     if (s->in_tx)
         bh_store_tx_rollback(s);
+    batch_over(s);
     for (int i = 0; i < BH_STMT_COUNT; i++)
         if (s->st[i])
             s->ops->finalize(s->st[i]);
@@ -182,8 +193,10 @@ int bh_store_batch_begin(bh_store *s, bh_error *e)
     s->batch_puts = 0;
     if (!s->ops->batch_puts)
         return 0;
+    if (s->ops->bulk_begin)
+        s->bulk = s->ops->bulk_begin(s->db);
     if (bh_store_tx_begin(s, e) != 0) {
-        s->in_batch = 0;
+        batch_over(s);
         return -1;
     }
     return 0;
@@ -195,7 +208,7 @@ int bh_store_batch_tick(bh_store *s, size_t max_puts, bh_error *e)
         return 0;
     s->batch_puts = 0;
     if (bh_store_tx_commit(s, e) != 0 || bh_store_tx_begin(s, e) != 0) {
-        s->in_batch = 0;
+        batch_over(s);
         return -1;
     }
     return 0;
@@ -209,8 +222,7 @@ int bh_store_batch_end(bh_store *s, bh_error *e)
         return 0;
     if (s->in_tx)
         rc = bh_store_tx_commit(s, e);
-    s->in_batch = 0;
-    s->batch_puts = 0;
+    batch_over(s);
     return rc;
 }
 

@@ -69,8 +69,9 @@ void bh_store_run_key(const cJSON *doc, char key[65]);
 
 /* Groups the following puts into few transactions (SQLite: one write
  * transaction, committed every commit_every puts by bh_store_batch_tick
- * or at bh_store_batch_end; PostgreSQL: each put stays its own
- * transaction, so concurrent batches cannot deadlock). 0 or -1. */
+ * or at bh_store_batch_end, while a thread of the batch's own copies the
+ * WAL into the database; PostgreSQL: each put stays its own transaction,
+ * so concurrent batches cannot deadlock). 0 or -1. */
 int bh_store_batch_begin(bh_store *s, bh_error *e);
 
 /* Commits the batch's work so far when it holds at least max_puts puts

@@ -59,6 +59,11 @@ typedef struct bh_store_ops {
      * the parameters, keeping the statement prepared. */
     void (*reset)(bh_store_stmt *st);
     void (*finalize)(bh_store_stmt *st);
+    /* Readies the connection for a batch (many write transactions in a
+     * row); what it returns goes to bulk_end when the batch is over (NULL:
+     * nothing to undo). Both NULL where the engine needs nothing. */
+    void *(*bulk_begin)(void *db);
+    void (*bulk_end)(void *bulk);
 } bh_store_ops;
 
 /* Opens an engine's connection: *db and *ops on success (0), -1 with e
@@ -68,6 +73,10 @@ int bh_store_sqlite_connect(const char *path, const char *name, void **db,
 int bh_store_pg_connect(const char *url, const char *name, void **db,
                         const bh_store_ops **ops, bh_error *e);
 
+/* SQLite's bulk_begin and bulk_end (store_sqlite_bulk.c): checkpoints in
+ * a thread of their own while the batch lasts. */
+void *bh_store_sqlite_bulk_begin(void *db);
+void bh_store_sqlite_bulk_end(void *bulk);
 
 /* Statements the handle keeps prepared (store_put.c). */
 enum {
@@ -96,6 +105,7 @@ struct bh_store {
     int in_tx;           /* a transaction of ours is open */
     int in_batch;
     size_t batch_puts;   /* puts in the open batch transaction */
+    void *bulk;          /* from ops->bulk_begin while in a batch */
     bh_store_stmt *st[BH_STMT_COUNT];
     bh_store_series_slot *series; /* open addressing, power-of-two size */
     size_t n_series, cap_series;

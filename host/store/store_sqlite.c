@@ -171,6 +171,8 @@ static const bh_store_ops sqlite_ops = {
     .inserted_id = sq_inserted_id,
     .reset = sq_reset,
     .finalize = sq_finalize,
+    .bulk_begin = bh_store_sqlite_bulk_begin,
+    .bulk_end = bh_store_sqlite_bulk_end,
 };
 
 int bh_store_sqlite_connect(const char *path, const char *name, void **db,
