@@ -33,13 +33,11 @@ static void push(chunk **list, chunk *c)
     *list = c;
 }
 
-static void *arena_malloc(size_t n)
+void *bh_store_arena_alloc(size_t n)
 {
     size_t need = (n + 15) & ~(size_t)15;
     chunk *c = me.cur;
 
-    if (!me.active)
-        return malloc(n);
     if (!c || c->size - c->used < need) {
         if (c)
             push(&me.full, c);
@@ -58,6 +56,11 @@ static void *arena_malloc(size_t n)
     }
     c->used += need;
     return (char *)c->data + c->used - need;
+}
+
+static void *arena_malloc(size_t n)
+{
+    return me.active ? bh_store_arena_alloc(n) : malloc(n);
 }
 
 static void arena_free(void *p)

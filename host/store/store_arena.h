@@ -13,6 +13,8 @@
 #ifndef BH_STORE_ARENA_H
 #define BH_STORE_ARENA_H
 
+#include <stddef.h>
+
 /* Installs and removes the cJSON hooks (call with no cJSON object alive
  * that was allocated under the other hooks and will be freed under these,
  * and vice versa). */
@@ -24,6 +26,10 @@ void bh_store_arena_uninstall(void);
  * next span). */
 void bh_store_arena_begin(void);
 void bh_store_arena_end(void);
+
+/* n bytes (aligned for any type) from this thread's arena, which must be
+ * between begin and end; dropped with the rest at end. */
+void *bh_store_arena_alloc(size_t n);
 
 /* Frees this thread's arena memory (at thread exit). */
 void bh_store_arena_release(void);

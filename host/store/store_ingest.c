@@ -1,7 +1,8 @@
 /* Filling the store from result files (see store_ingest.h). Worker
- * threads read, parse and prepare files (bh_result_parse, then
- * bh_store_prep_doc); the calling thread alone talks to the database and
- * writes the prepared documents in path order, many per transaction. */
+ * threads read, parse and prepare files (bh_store_scan_doc, or
+ * bh_result_parse where that one gives up, then bh_store_prep_doc); the
+ * calling thread alone talks to the database and writes the prepared
+ * documents in path order, many per transaction. */
 #define _GNU_SOURCE
 #include "store_ingest.h"
 
@@ -9,6 +10,7 @@
 #include "result_read.h"
 #include "store_arena.h"
 #include "store_internal.h"
+#include "store_scan.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -127,21 +129,43 @@ static int read_into(const char *path, char **buf, size_t *cap, size_t *len)
     return got == (size_t)st.st_size ? 0 : -1;
 }
 
+/* What a thread reads files with, kept from file to file: the text and
+ * the fast reader's state. */
+typedef struct reader {
+    char *buf;
+    size_t cap;
+    bh_store_scan scan;
+} reader;
+
+static void reader_free(reader *r)
+{
+    free(r->buf);
+    bh_store_scan_free(&r->scan);
+}
+
 /* The prepared document of path, or NULL when it is not a valid result
- * (the message is made again later, in one thread: see finish_bad). */
-static bh_store_prep *prepare(const char *path, char **buf, size_t *cap)
+ * (the message is made again later, in one thread: see finish_bad). Read
+ * with the fast reader, or the strict reader when that one gives up. */
+static bh_store_prep *prepare(const char *path, reader *r)
 {
     bh_error e = {""};
     size_t len = 0;
     cJSON *doc;
-    bh_store_prep *p;
+    bh_store_prep *p = NULL;
 
-    if (read_into(path, buf, cap, &len) != 0)
+    if (read_into(path, &r->buf, &r->cap, &len) != 0)
         return NULL;
     /* the tree lives in this thread's arena: dropped whole at the end */
     bh_store_arena_begin();
-    doc = bh_result_parse(*buf, len, path, &e);
-    p = doc ? bh_store_prep_doc(doc, path, &e) : NULL;
+    doc = bh_store_scan_doc(r->buf, len, &r->scan);
+    if (doc) {
+        if (bh_result_validate(doc, path, &e) == 0)
+            p = bh_store_prep_doc(doc, path, &r->scan, &e);
+    } else if (read_into(path, &r->buf, &r->cap, &len) == 0) {
+        /* read again: the fast reader changed the text in place */
+        doc = bh_result_parse(r->buf, len, path, &e);
+        p = doc ? bh_store_prep_doc(doc, path, NULL, &e) : NULL;
+    }
     bh_store_arena_end();
     return p;
 }
@@ -170,8 +194,7 @@ typedef struct pipeline {
 static void *worker(void *arg)
 {
     pipeline *pl = arg;
-    char *buf = NULL;
-    size_t cap = 0;
+    reader r = {NULL, 0, {BH_STRBUF_INIT, NULL, 0, 0}};
 
     for (;;) {
         size_t i;
@@ -186,13 +209,13 @@ static void *worker(void *arg)
             break;
         }
         pthread_mutex_unlock(&pl->mu);
-        p = prepare(pl->files[i], &buf, &cap);
+        p = prepare(pl->files[i], &r);
         pthread_mutex_lock(&pl->mu);
         pl->ring[i % pl->k] = (slot){1, i, p};
         pthread_cond_broadcast(&pl->ready);
         pthread_mutex_unlock(&pl->mu);
     }
-    free(buf);
+    reader_free(&r);
     bh_store_arena_release();
     return NULL;
 }
@@ -251,7 +274,7 @@ static void finish_bad(ingest *g, const char *path, bh_store_ingest_stats *st)
 {
     bh_error e = {""};
     cJSON *doc = bh_result_read(path, &e);
-    bh_store_prep *p = doc ? bh_store_prep_doc(doc, path, &e) : NULL;
+    bh_store_prep *p = doc ? bh_store_prep_doc(doc, path, NULL, &e) : NULL;
 
     cJSON_Delete(doc);
     if (!p) {
@@ -276,8 +299,7 @@ static void run(ingest *g, int n_workers, bh_store_ingest_stats *st)
     pipeline pl;
     pthread_t tid[MAX_WORKERS];
     size_t *bad = NULL, n_bad = 0, cap_bad = 0;
-    char *buf = NULL;
-    size_t cap = 0;
+    reader r = {NULL, 0, {BH_STRBUF_INIT, NULL, 0, 0}};
     int started = 0, broken = 0;
     bh_error e = {""};
 
@@ -294,7 +316,7 @@ static void run(ingest *g, int n_workers, bh_store_ingest_stats *st)
             break;
     for (size_t i = 0; i < pl.n && !broken; i++) {
         int ok;
-        bh_store_prep *p = started ? take(&pl, i, &ok) : prepare(pl.files[i], &buf, &cap);
+        bh_store_prep *p = started ? take(&pl, i, &ok) : prepare(pl.files[i], &r);
 
         if (!started)
             ok = p != NULL;
@@ -322,7 +344,7 @@ static void run(ingest *g, int n_workers, bh_store_ingest_stats *st)
     pthread_mutex_destroy(&pl.mu);
     free(pl.ring);
     free(bad);
-    free(buf);
+    reader_free(&r);
     bh_store_arena_release();
 }
 

@@ -21,12 +21,13 @@ typedef void (*bh_store_report_fn)(const char *line, void *ctx);
  * walked recursively for *.json files, skipping names that start with
  * '.' and the Google Benchmark and Bencher exports bhost writes next to
  * results (*.gbench.json, *.bmf.json). workers threads (-1: one per
- * CPU, at most 8; 0: none) read files with the strict reader
- * (bh_result_parse) and turn them into rows; the calling thread stores
- * them in path order, many per transaction (bh_store_put). A file that is
- * not a valid result, or that the database refuses, is reported through
- * report (after the others, for invalid files) and skipped; the others
- * are stored. Returns 0 when every file was stored or already there, -1
+ * CPU, at most 8; 0: none) read files (with store_scan.h's fast reader,
+ * or the strict reader bh_result_parse where it gives up: what is
+ * accepted and the messages are the strict reader's) and turn them into
+ * rows; the calling thread stores them in path order, many per
+ * transaction (bh_store_put). A file that is not a valid result, or that
+ * the database refuses, is reported through report (after the others, for
+ * invalid files) and skipped; the others are stored. Returns 0 when every file was stored or already there, -1
  * when any was skipped or a path could not be read. *st is filled. */
 int bh_store_ingest(bh_store *s, char *const *paths, size_t n, int workers,
                     bh_store_report_fn report, void *ctx, bh_store_ingest_stats *st);

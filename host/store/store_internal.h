@@ -14,6 +14,7 @@
 
 #include "bh_strbuf.h"
 #include "store.h"
+#include "store_scan.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -151,9 +152,12 @@ typedef struct bh_store_prep {
 } bh_store_prep;
 
 /* The rows of a validated result document (source: the file, or NULL).
- * Pure: no database, no globals; safe in any thread. NULL with e = what
- * the document lacks ("expected ..."). Free with bh_store_prep_free. */
-bh_store_prep *bh_store_prep_doc(const cJSON *doc, const char *source, bh_error *e);
+ * scan, when not NULL, is the bh_store_scan_doc that read doc: the raw
+ * samples are then taken as it kept them. Pure: no database, no globals;
+ * safe in any thread. NULL with e = what the document lacks ("expected
+ * ..."). Free with bh_store_prep_free. */
+bh_store_prep *bh_store_prep_doc(const cJSON *doc, const char *source,
+                                 const bh_store_scan *scan, bh_error *e);
 void bh_store_prep_free(bh_store_prep *p);
 
 /* Writes a prepared document: 1 stored, 0 the run was there, -1 error

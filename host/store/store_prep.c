@@ -10,6 +10,7 @@
 #include "descriptive.h"
 #include "result_read.h"
 #include "store_json.h"
+#include "store_scan.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -221,9 +222,12 @@ static void summary_row(bh_store_prep *p, const cJSON *sum)
 }
 
 /* The samples row of the case row just before it: its runs with their raw
- * samples, as they are in the document. */
-static void samples_row(bh_store_prep *p, const cJSON *runs)
+ * samples, as they are in the document (as scan kept them, when it did). */
+static void samples_row(bh_store_prep *p, const cJSON *runs, const bh_store_scan *scan,
+                        size_t *cursor)
 {
+    const char *kept;
+    size_t len = 0;
     const cJSON *r;
     int64_t n = 0;
 
@@ -233,7 +237,11 @@ static void samples_row(bh_store_prep *p, const cJSON *runs)
     v_ref(p, BH_SV_CASE);
     v_i64(p, cJSON_GetArraySize(runs));
     v_i64(p, n);
-    v_json(p, runs, NULL);
+    kept = bh_store_scan_runs_text(scan, runs, cursor, &len);
+    if (kept)
+        v_textn(p, BH_SV_TEXT, kept, len);
+    else
+        v_json(p, runs, NULL);
 }
 
 /* One verdicts row per metric of the case row just before them. */
@@ -296,7 +304,8 @@ static double history_value(const cJSON *c, bh_strbuf *medians)
 }
 
 /* The cases row, then its summary, samples and verdicts rows. */
-static void case_rows(bh_store_prep *p, int64_t ord, const cJSON *c, bh_strbuf *tmp)
+static void case_rows(bh_store_prep *p, int64_t ord, const cJSON *c, bh_strbuf *tmp,
+                      const bh_store_scan *scan, size_t *cursor)
 {
     static const char *const skip[] = {"id",   "plugin",  "benchmark", "status", "message",
                                        "runs", "summary", "verdict",   NULL};
@@ -322,13 +331,15 @@ static void case_rows(bh_store_prep *p, int64_t ord, const cJSON *c, bh_strbuf *
     if (cJSON_IsObject(get(c, "summary")))
         summary_row(p, get(c, "summary"));
     if (cJSON_GetArraySize(get(c, "runs")) > 0)
-        samples_row(p, get(c, "runs"));
+        samples_row(p, get(c, "runs"), scan, cursor);
     if (cJSON_IsObject(get(c, "verdict")))
         verdict_rows(p, get(c, "verdict"));
 }
 
-bh_store_prep *bh_store_prep_doc(const cJSON *doc, const char *source, bh_error *e)
+bh_store_prep *bh_store_prep_doc(const cJSON *doc, const char *source, const bh_store_scan *scan,
+                                 bh_error *e)
 {
+    size_t cursor = 0;
     const cJSON *run = get(doc, "run");
     const char *config = str(get(run, "config"), "name");
     bh_store_prep *p;
@@ -355,7 +366,7 @@ bh_store_prep *bh_store_prep_doc(const cJSON *doc, const char *source, bh_error 
     bh_strbuf_append(&p->text, "", 1);
     run_row(p, doc, source, run_off, sys_off);
     cJSON_ArrayForEach(c, get(doc, "cases"))
-        case_rows(p, ord++, c, &tmp);
+        case_rows(p, ord++, c, &tmp, scan, &cursor);
     bh_strbuf_free(&tmp);
     return p;
 }

@@ -343,7 +343,7 @@ out:
 int bh_store_put(bh_store *s, const cJSON *doc, const char *source, int64_t *run_id,
                  bh_error *e)
 {
-    bh_store_prep *p = bh_store_prep_doc(doc, source, e);
+    bh_store_prep *p = bh_store_prep_doc(doc, source, NULL, e);
     int rc;
 
     if (!p)

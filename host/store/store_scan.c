@@ -1,0 +1,441 @@
+/* The fast reader of result files (see store_scan.h). A recursive
+ * descent over the text, which ends in a NUL written at text[len]: every
+ * loop stops at a NUL because no rule accepts one, so no bounds are
+ * checked. What cJSON 1.7 does that this reader must match: members and
+ * elements in order with the first child's prev pointing at the last,
+ * keys and strings decoded (here in place), numbers read by strtod in the
+ * C locale (here exactly, integers of up to 18 digits without it) and
+ * valueint saturated to int. */
+#define _GNU_SOURCE
+#include "store_scan.h"
+
+#include "bh_mem.h"
+#include "result_read.h"
+#include "store_arena.h"
+
+#include <limits.h>
+#include <locale.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_NUMBER 63 /* cJSON reads at most 63 characters of a number */
+
+/* Where a value sits: the members whose values the scan keeps apart. */
+enum { IN_OTHER, IN_ROOT, IN_CASES, IN_CASE, IN_RUNS };
+
+typedef struct scanner {
+    char *p, *end; /* *end is the NUL after the text */
+    int depth;
+    bh_store_scan *sc;
+} scanner;
+
+static pthread_once_t c_locale_once = PTHREAD_ONCE_INIT;
+static locale_t c_locale;
+
+static void make_c_locale(void)
+{
+    c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+}
+
+static int is_space(char c)
+{
+    return c == ' ' || c == '\n' || c == '\t' || c == '\r';
+}
+
+static void skip_space(scanner *s)
+{
+    while (is_space(*s->p))
+        s->p++;
+}
+
+static int is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* True when one of the 8 bytes at p is '"', '\\' or a control
+ * character (NUL included): a string's plain bytes are skipped 8 at a
+ * time. */
+static int special8(const char *p)
+{
+    const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+    uint64_t w, q, b;
+
+    memcpy(&w, p, sizeof(w));
+    q = w ^ (ones * '"');
+    b = w ^ (ones * '\\');
+    return ((((q - ones) & ~q) | ((b - ones) & ~b) | ((w - ones * 0x20) & ~w)) & high) != 0;
+}
+
+/* The first byte from p on (p before end) that is '"', '\\' or a
+ * control character; the NUL at end stops it. */
+static char *string_end(char *p, const char *end)
+{
+    while (p + 8 <= end && !special8(p))
+        p += 8;
+    while ((unsigned char)*p >= 0x20 && *p != '"' && *p != '\\')
+        p++;
+    return p;
+}
+
+/* A zeroed node of type in the arena. */
+static cJSON *node(int type)
+{
+    cJSON *n = bh_store_arena_alloc(sizeof(cJSON));
+
+    memset(n, 0, sizeof(*n));
+    n->type = type;
+    return n;
+}
+
+/* The string whose opening quote s->p is at, decoded in place and
+ * NUL-terminated where it lies; s->p moves past it. NULL for a \u escape,
+ * an escape cJSON refuses or a control character. */
+static char *string(scanner *s)
+{
+    char *start = s->p + 1, *in = string_end(start, s->end), *out;
+
+    out = in;
+    for (;;) {
+        char c = *in;
+
+        if (c == '"')
+            break;
+        if ((unsigned char)c < 0x20)
+            return NULL;
+        if (c == '\\') {
+            switch (in[1]) {
+            case '"': case '\\': case '/': c = in[1]; break;
+            case 'b': c = '\b'; break;
+            case 'f': c = '\f'; break;
+            case 'n': c = '\n'; break;
+            case 'r': c = '\r'; break;
+            case 't': c = '\t'; break;
+            default: return NULL; /* \u, or what cJSON refuses */
+            }
+            in++;
+        }
+        *out++ = c;
+        in++;
+    }
+    *out = '\0';
+    s->p = in + 1;
+    return start;
+}
+
+/* The value of a decimal number of m (digits digits) times 10^e10 when
+ * one IEEE operation gives it exactly rounded, as strtod does (Clinger's
+ * fast path): 1 and *d, else 0. */
+static int fast_decimal(uint64_t m, int digits, int e10, double *d)
+{
+    static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                   1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+    if (digits > 19)
+        return 0; /* m overflowed */
+    if (e10 == 0) {
+        *d = (double)m; /* exact below 2^53, else rounded once */
+        return 1;
+    }
+    if (m > (1ull << 53) || e10 < -22 || e10 > 22)
+        return 0;
+    *d = e10 < 0 ? (double)m / pow10[-e10] : (double)m * pow10[e10];
+    return 1;
+}
+
+/* The number at s->p (strict JSON syntax) into n. 0, or -1 for anything
+ * else or a value that is not a finite double. */
+static int number(scanner *s, cJSON *n)
+{
+    char *start = s->p, *q = start;
+    uint64_t m = 0;
+    int digits = 0, e10 = 0, exp = 0, exp_sign = 1;
+    double d;
+
+    if (*q == '-')
+        q++;
+    if (*q == '0') {
+        q++;
+    } else if (is_digit(*q)) {
+        for (; is_digit(*q); q++, digits++)
+            m = m * 10 + (uint64_t)(*q - '0');
+    } else {
+        return -1;
+    }
+    if (is_digit(*q))
+        return -1; /* a leading zero */
+    if (*q == '.') {
+        if (!is_digit(*++q))
+            return -1;
+        for (; is_digit(*q); q++, digits++, e10--)
+            m = m * 10 + (uint64_t)(*q - '0');
+    }
+    if (*q == 'e' || *q == 'E') {
+        if (*++q == '+' || *q == '-')
+            exp_sign = *q++ == '-' ? -1 : 1;
+        if (!is_digit(*q))
+            return -1;
+        for (; is_digit(*q); q++)
+            if (exp < 100000)
+                exp = exp * 10 + (*q - '0');
+        e10 += exp_sign * exp;
+    }
+    if (q - start > MAX_NUMBER)
+        return -1;
+    if (fast_decimal(m, digits, e10, &d)) {
+        if (*start == '-')
+            d = -d;
+    } else {
+        char buf[MAX_NUMBER + 1], *after;
+
+        pthread_once(&c_locale_once, make_c_locale);
+        if (c_locale == (locale_t)0)
+            return -1;
+        memcpy(buf, start, (size_t)(q - start));
+        buf[q - start] = '\0';
+        d = strtod_l(buf, &after, c_locale);
+        if (after != buf + (q - start))
+            return -1;
+    }
+    if (!isfinite(d))
+        return -1;
+    n->valuedouble = d;
+    if (d >= INT_MAX)
+        n->valueint = INT_MAX;
+    else if (d <= (double)INT_MIN)
+        n->valueint = INT_MIN;
+    else
+        n->valueint = (int)d;
+    s->p = q;
+    return 0;
+}
+
+/* Byte classes for compact(). */
+enum { C_COPY, C_SPACE, C_QUOTE, C_OPEN, C_CLOSE, C_END };
+
+static const unsigned char compact_class[256] = {
+    [' '] = C_SPACE, ['\t'] = C_SPACE, ['\n'] = C_SPACE, ['\r'] = C_SPACE, ['"'] = C_QUOTE,
+    ['['] = C_OPEN,  ['{'] = C_OPEN,    [']'] = C_CLOSE,   ['}'] = C_CLOSE,   [0] = C_END};
+
+/* Appends the JSON value at from (an array or object, well formed or
+ * not; the text ends at end) to sc's text without the white space between
+ * tokens, and NUL-terminates it. Returns where the value ends, or NULL
+ * when the text ends first. */
+static const char *compact(bh_store_scan *sc, char *from, const char *end)
+{
+    char *in = from, *out;
+    int depth = 0;
+
+    bh_grow((void **)&sc->text.data, &sc->text.cap, sc->text.len + (size_t)(end - from) + 1, 1);
+    out = sc->text.data + sc->text.len;
+    for (;;) {
+        char c = *in++;
+        int k = compact_class[(unsigned char)c];
+        char *stop;
+
+        *out = c;
+        out += k != C_SPACE;
+        if (k <= C_SPACE)
+            continue;
+        if (k == C_OPEN) {
+            depth++;
+            continue;
+        }
+        if (k == C_CLOSE) {
+            if (--depth == 0)
+                break;
+            continue;
+        }
+        if (k == C_END)
+            return NULL;
+        /* a string: copy up to its closing quote */
+        for (;;) {
+            stop = string_end(in, end);
+            memcpy(out, in, (size_t)(stop - in));
+            out += stop - in;
+            in = stop;
+            if (*in == '"')
+                break;
+            if (*in == '\0')
+                return NULL;
+            if (*in == '\\' && in[1] != '\0')
+                *out++ = *in++;
+            *out++ = *in++; /* a control character or an escaped one */
+        }
+        *out++ = *in++;
+    }
+    sc->text.len = (size_t)(out - sc->text.data);
+    *out = '\0';
+    return in;
+}
+
+static cJSON *value(scanner *s, int where);
+
+/* Links item after *last under parent. */
+static void link_child(cJSON *parent, cJSON **last, cJSON *item)
+{
+    if (*last) {
+        (*last)->next = item;
+        item->prev = *last;
+    } else {
+        parent->child = item;
+    }
+    *last = item;
+}
+
+/* The value of member key of an object at where, with the runs arrays of
+ * cases kept compact. */
+static cJSON *member_value(scanner *s, int where, const char *key)
+{
+    int inner = IN_OTHER;
+    bh_store_scan *sc = s->sc;
+    bh_store_scan_runs r;
+    const char *end;
+    cJSON *v;
+
+    if (where == IN_ROOT && strcmp(key, "cases") == 0)
+        inner = IN_CASES;
+    else if (where == IN_CASE && strcmp(key, "runs") == 0 && *s->p == '[')
+        inner = IN_RUNS;
+    if (inner != IN_RUNS)
+        return value(s, inner);
+    r.off = sc->text.len;
+    end = compact(sc, s->p, s->end);
+    if (!end)
+        return NULL;
+    r.len = sc->text.len - r.off;
+    sc->text.len++; /* keep its NUL */
+    v = value(s, inner);
+    if (!v || s->p != end)
+        return NULL;
+    r.node = v;
+    BH_PUSH(sc->runs, sc->n_runs, sc->cap_runs, r);
+    return v;
+}
+
+/* The member (key, ':', value) at s->p of an object at where. */
+static cJSON *member(scanner *s, int where)
+{
+    char *key;
+    cJSON *it;
+
+    if (*s->p != '"' || !(key = string(s)))
+        return NULL;
+    skip_space(s);
+    if (*s->p != ':')
+        return NULL;
+    s->p++;
+    skip_space(s);
+    it = member_value(s, where, key);
+    if (it)
+        it->string = key;
+    return it;
+}
+
+/* The object (object 1) or array at s->p, at where. Elements of the
+ * root's "cases" are cases. */
+static cJSON *container(scanner *s, int where, int object)
+{
+    cJSON *c = node(object ? cJSON_Object : cJSON_Array), *last = NULL;
+    char close = object ? '}' : ']';
+
+    if (++s->depth > BH_RESULT_MAX_DEPTH)
+        return NULL;
+    s->p++;
+    skip_space(s);
+    if (*s->p != close) {
+        for (;;) {
+            cJSON *it = object ? member(s, where)
+                               : value(s, where == IN_CASES ? IN_CASE : IN_OTHER);
+
+            if (!it)
+                return NULL;
+            link_child(c, &last, it);
+            skip_space(s);
+            if (*s->p != ',')
+                break;
+            s->p++;
+            skip_space(s);
+        }
+        if (*s->p != close)
+            return NULL;
+        c->child->prev = last;
+    }
+    s->p++;
+    s->depth--;
+    return c;
+}
+
+/* The literal word at s->p as a node of type, or NULL. */
+static cJSON *literal(scanner *s, const char *word, int type)
+{
+    size_t n = strlen(word);
+
+    if (strncmp(s->p, word, n) != 0)
+        return NULL;
+    s->p += n;
+    return node(type);
+}
+
+/* The value at s->p (no white space before it). */
+static cJSON *value(scanner *s, int where)
+{
+    cJSON *n;
+
+    switch (*s->p) {
+    case '{': return container(s, where, 1);
+    case '[': return container(s, where, 0);
+    case 't': return literal(s, "true", cJSON_True);
+    case 'f': return literal(s, "false", cJSON_False);
+    case 'n': return literal(s, "null", cJSON_NULL);
+    case '"':
+        n = node(cJSON_String);
+        n->valuestring = string(s);
+        return n->valuestring ? n : NULL;
+    default:
+        n = node(cJSON_Number);
+        return number(s, n) == 0 ? n : NULL;
+    }
+}
+
+cJSON *bh_store_scan_doc(char *text, size_t len, bh_store_scan *sc)
+{
+    scanner s = {text, text + len, 0, sc};
+    cJSON *doc;
+
+    text[len] = '\0';
+    sc->text.len = 0;
+    sc->n_runs = 0;
+    skip_space(&s);
+    if (*s.p != '{')
+        return NULL;
+    doc = value(&s, IN_ROOT);
+    if (!doc)
+        return NULL;
+    skip_space(&s);
+    return s.p == s.end ? doc : NULL;
+}
+
+const char *bh_store_scan_runs_text(const bh_store_scan *sc, const cJSON *runs, size_t *cursor,
+                                    size_t *len)
+{
+    for (size_t i = sc ? *cursor : 0; sc && i < sc->n_runs; i++) {
+        if (sc->runs[i].node == runs) {
+            *cursor = i + 1;
+            *len = sc->runs[i].len;
+            return sc->text.data + sc->runs[i].off;
+        }
+    }
+    return NULL;
+}
+
+void bh_store_scan_free(bh_store_scan *sc)
+{
+    bh_strbuf_free(&sc->text);
+    free(sc->runs);
+    memset(sc, 0, sizeof(*sc));
+}
