@@ -51,6 +51,26 @@ sql() { sqlite3 -batch -noheader "$1" "$2"; }
 # jq-like access without jq: py EXPR FILE evaluates EXPR with d = the JSON.
 py() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($1)" "$2"; }
 
+# same_document A B: true when result documents A and B hold the same run,
+# system and cases (ids, status, params, settings, throughput, memory,
+# metrics, runs with their raw samples, summary); says what differs.
+same_document() {
+  python3 - "$1" "$2" <<'EOF'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+assert a["run"] == b["run"], "run"
+assert a["system"] == b["system"], "system"
+assert [c["id"] for c in a["cases"]] == [c["id"] for c in b["cases"]], "ids"
+for x, y in zip(a["cases"], b["cases"]):
+    for k in ("status", "params", "settings", "throughput", "memory", "metrics"):
+        assert x.get(k) == y.get(k), (x["id"], k)
+    assert [r["samples"] for r in x["runs"]] == [r["samples"] for r in y["runs"]], x["id"]
+    assert x["runs"] == y["runs"], (x["id"], "runs")
+    for k, v in x["summary"].items():
+        assert y["summary"][k] == v, (x["id"], k)
+EOF
+}
+
 # A quick config named storetest: spin (with a slowdown parameter when $2
 # is given) and noop, 3 runs of 5 samples.
 write_config() {
