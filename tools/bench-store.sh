@@ -49,4 +49,8 @@ for i in 1 2 3; do
 done
 "$bhost" history --store "$work/bench.db" "$case_id" --last 1000 | head -3
 sid=$(sqlite3 "$work/bench.db" "SELECT id FROM series ORDER BY id LIMIT 1")
-sqlite3 "$work/bench.db" ".timer on" "SELECT COUNT(*) FROM (SELECT r.id, r.started_at, c.value, c.run_medians FROM cases c JOIN runs r ON r.id = c.run_id WHERE c.series_id = $sid AND c.value IS NOT NULL ORDER BY r.started_at DESC, r.id DESC)"
+echo "the history query alone (sqlite3 CLI), newest 1000 runs and all runs of the series:"
+for limit in 1000 -1; do
+  printf '.timer on\nSELECT COUNT(*) FROM (SELECT r.id, r.started_at, c.value, c.run_medians FROM cases c JOIN runs r ON r.id = c.run_id WHERE c.series_id = %s AND c.value IS NOT NULL ORDER BY r.started_at DESC, r.id DESC LIMIT %s);\n' \
+    "$sid" "$limit" | sqlite3 "$work/bench.db"
+done
