@@ -66,7 +66,7 @@ static void string(bh_strbuf *b, const char *s)
 static int skipped(const char *name, const char *const *skip)
 {
     for (; skip && *skip; skip++)
-        if (strcmp(*skip, name) == 0)
+        if (**skip == *name && strcmp(*skip, name) == 0)
             return 1;
     return 0;
 }

@@ -111,15 +111,19 @@ static void v_json(bh_store_prep *p, const cJSON *o, const char *const *skip)
     put(p, (bh_store_val){BH_SV_TEXT, 0, 0.0, off});
 }
 
-/* Member key of o: a number as a double, a string as text, else NULL. */
-static void v_member(bh_store_prep *p, const cJSON *o, const char *key)
+/* v (may be NULL): a number as a double, a string as text, else NULL. */
+static void v_value(bh_store_prep *p, const cJSON *v)
 {
-    const cJSON *v = get(o, key);
-
     if (cJSON_IsNumber(v))
         v_num(p, v->valuedouble);
     else
         v_str(p, cJSON_IsString(v) ? v->valuestring : NULL);
+}
+
+/* Member key of o as v_value takes it. */
+static void v_member(bh_store_prep *p, const cJSON *o, const char *key)
+{
+    v_value(p, get(o, key));
 }
 
 /* Member key of o as an integer: a finite number rounded, else NULL. */
@@ -188,22 +192,47 @@ static void run_row(bh_store_prep *p, const cJSON *doc, const char *source, size
     v_json(p, cmp, NULL);
 }
 
+/* The members of sum named in bh_store_summary_nums, in its order (NULL
+ * where absent; of equal names the first, as get() finds it). Members
+ * come in that order in documents: each name is looked for from where the
+ * last one was found. */
+static void summary_nums(const cJSON *sum, const cJSON *out[BH_STORE_N_SUMMARY_NUMS])
+{
+    size_t next = 0;
+
+    memset(out, 0, BH_STORE_N_SUMMARY_NUMS * sizeof(*out));
+    for (const cJSON *m = sum->child; m; m = m->next) {
+        for (size_t t = 0; m->string && t < BH_STORE_N_SUMMARY_NUMS; t++) {
+            size_t k = (next + t) % BH_STORE_N_SUMMARY_NUMS;
+
+            if (strcmp(m->string, bh_store_summary_nums[k]) == 0) {
+                if (!out[k])
+                    out[k] = m;
+                next = k + 1;
+                break;
+            }
+        }
+    }
+}
+
 /* The summaries row of the case row just before it. */
 static void summary_row(bh_store_prep *p, const cJSON *sum)
 {
     const char *skip[BH_STORE_N_SUMMARY_NUMS + 5] = {"unit", "n", "runs", "flags"};
+    const cJSON *nums[BH_STORE_N_SUMMARY_NUMS];
     size_t off;
     const cJSON *f;
 
     for (size_t i = 0; i < BH_STORE_N_SUMMARY_NUMS; i++)
         skip[4 + i] = bh_store_summary_nums[i];
+    summary_nums(sum, nums);
     row(p, BH_STMT_SUMMARY_INSERT);
     v_ref(p, BH_SV_CASE);
     v_str(p, str(sum, "unit"));
     v_int(p, sum, "n");
     v_int(p, sum, "runs");
     for (size_t i = 0; i < BH_STORE_N_SUMMARY_NUMS; i++)
-        v_member(p, sum, bh_store_summary_nums[i]);
+        v_value(p, nums[i]);
     if (cJSON_IsArray(get(sum, "flags"))) {
         off = p->text.len;
         cJSON_ArrayForEach(f, get(sum, "flags")) {

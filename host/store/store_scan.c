@@ -30,6 +30,9 @@ typedef struct scanner {
     char *p, *end; /* *end is the NUL after the text */
     int depth;
     bh_store_scan *sc;
+    char *out; /* where the compact copy of a runs array goes, or NULL */
+    cJSON *pool; /* nodes taken from the arena 256 at a time */
+    size_t pool_left;
 } scanner;
 
 static pthread_once_t c_locale_once = PTHREAD_ONCE_INIT;
@@ -40,15 +43,31 @@ static void make_c_locale(void)
     c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
 }
 
-static int is_space(char c)
-{
-    return c == ' ' || c == '\n' || c == '\t' || c == '\r';
-}
+#define ONES8 1, 1, 1, 1, 1, 1, 1, 1
+
+/* 1 for the bytes that end a run of plain string bytes: '"', '\\' and
+ * the control characters (the NUL at the end of the text included). */
+static const unsigned char string_stop[256] = {ONES8, ONES8, ONES8, ONES8, ['"'] = 1, ['\\'] = 1};
+
+/* 1 for JSON's white space. */
+static const unsigned char space[256] = {[' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1};
 
 static void skip_space(scanner *s)
 {
-    while (is_space(*s->p))
+    while (space[(unsigned char)*s->p])
         s->p++;
+}
+
+/* Appends text[0 .. n) to the compact copy being made, if any. */
+static void copy(scanner *s, const char *text, size_t n)
+{
+    if (!s->out)
+        return;
+    if (n == 1)
+        *s->out = *text; /* most tokens: no call */
+    else
+        memcpy(s->out, text, n);
+    s->out += n;
 }
 
 static int is_digit(char c)
@@ -56,38 +75,33 @@ static int is_digit(char c)
     return c >= '0' && c <= '9';
 }
 
-/* True when one of the 8 bytes at p is '"', '\\' or a control
- * character (NUL included): a string's plain bytes are skipped 8 at a
- * time. */
-static int special8(const char *p)
+/* The first byte from p on that is '"', '\\' or a control character. */
+static char *string_end(char *p)
 {
-    const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
-    uint64_t w, q, b;
-
-    memcpy(&w, p, sizeof(w));
-    q = w ^ (ones * '"');
-    b = w ^ (ones * '\\');
-    return ((((q - ones) & ~q) | ((b - ones) & ~b) | ((w - ones * 0x20) & ~w)) & high) != 0;
-}
-
-/* The first byte from p on (p before end) that is '"', '\\' or a
- * control character; the NUL at end stops it. */
-static char *string_end(char *p, const char *end)
-{
-    while (p + 8 <= end && !special8(p))
-        p += 8;
-    while ((unsigned char)*p >= 0x20 && *p != '"' && *p != '\\')
-        p++;
-    return p;
+    for (;; p += 4) {
+        if (string_stop[(unsigned char)p[0]])
+            return p;
+        if (string_stop[(unsigned char)p[1]])
+            return p + 1;
+        if (string_stop[(unsigned char)p[2]])
+            return p + 2;
+        if (string_stop[(unsigned char)p[3]])
+            return p + 3;
+    }
 }
 
 /* A zeroed node of type in the arena. */
-static cJSON *node(int type)
+static cJSON *node(scanner *s, int type)
 {
-    cJSON *n = bh_store_arena_alloc(sizeof(cJSON));
+    cJSON *n;
 
-    memset(n, 0, sizeof(*n));
-    n->type = type;
+    if (s->pool_left == 0) {
+        s->pool = bh_store_arena_alloc(256 * sizeof(cJSON));
+        s->pool_left = 256;
+    }
+    n = s->pool++;
+    s->pool_left--;
+    *n = (cJSON){.type = type};
     return n;
 }
 
@@ -96,8 +110,24 @@ static cJSON *node(int type)
  * an escape cJSON refuses or a control character. */
 static char *string(scanner *s)
 {
-    char *start = s->p + 1, *in = string_end(start, s->end), *out;
+    char *start = s->p + 1, *in = string_end(start), *out;
 
+    if (*in == '"') { /* no escapes */
+        copy(s, s->p, (size_t)(in + 1 - s->p));
+        *in = '\0';
+        s->p = in + 1;
+        return start;
+    }
+    if (s->out) { /* copied as written, before it is decoded */
+        char *q = in;
+
+        while (*q != '"') {
+            if (*q == '\0')
+                return NULL;
+            q += *q == '\\' && q[1] != '\0' ? 2 : 1;
+        }
+        copy(s, s->p, (size_t)(q + 1 - s->p));
+    }
     out = in;
     for (;;) {
         char c = *in;
@@ -210,67 +240,9 @@ static int number(scanner *s, cJSON *n)
         n->valueint = INT_MIN;
     else
         n->valueint = (int)d;
+    copy(s, start, (size_t)(q - start));
     s->p = q;
     return 0;
-}
-
-/* Byte classes for compact(). */
-enum { C_COPY, C_SPACE, C_QUOTE, C_OPEN, C_CLOSE, C_END };
-
-static const unsigned char compact_class[256] = {
-    [' '] = C_SPACE, ['\t'] = C_SPACE, ['\n'] = C_SPACE, ['\r'] = C_SPACE, ['"'] = C_QUOTE,
-    ['['] = C_OPEN,  ['{'] = C_OPEN,    [']'] = C_CLOSE,   ['}'] = C_CLOSE,   [0] = C_END};
-
-/* Appends the JSON value at from (an array or object, well formed or
- * not; the text ends at end) to sc's text without the white space between
- * tokens, and NUL-terminates it. Returns where the value ends, or NULL
- * when the text ends first. */
-static const char *compact(bh_store_scan *sc, char *from, const char *end)
-{
-    char *in = from, *out;
-    int depth = 0;
-
-    bh_grow((void **)&sc->text.data, &sc->text.cap, sc->text.len + (size_t)(end - from) + 1, 1);
-    out = sc->text.data + sc->text.len;
-    for (;;) {
-        char c = *in++;
-        int k = compact_class[(unsigned char)c];
-        char *stop;
-
-        *out = c;
-        out += k != C_SPACE;
-        if (k <= C_SPACE)
-            continue;
-        if (k == C_OPEN) {
-            depth++;
-            continue;
-        }
-        if (k == C_CLOSE) {
-            if (--depth == 0)
-                break;
-            continue;
-        }
-        if (k == C_END)
-            return NULL;
-        /* a string: copy up to its closing quote */
-        for (;;) {
-            stop = string_end(in, end);
-            memcpy(out, in, (size_t)(stop - in));
-            out += stop - in;
-            in = stop;
-            if (*in == '"')
-                break;
-            if (*in == '\0')
-                return NULL;
-            if (*in == '\\' && in[1] != '\0')
-                *out++ = *in++;
-            *out++ = *in++; /* a control character or an escaped one */
-        }
-        *out++ = *in++;
-    }
-    sc->text.len = (size_t)(out - sc->text.data);
-    *out = '\0';
-    return in;
 }
 
 static cJSON *value(scanner *s, int where);
@@ -287,33 +259,32 @@ static void link_child(cJSON *parent, cJSON **last, cJSON *item)
     *last = item;
 }
 
-/* The value of member key of an object at where, with the runs arrays of
- * cases kept compact. */
+/* The value of member key of an object at where; of a case's "runs"
+ * array, a compact copy (its tokens without the white space between them)
+ * is kept in sc's text. */
 static cJSON *member_value(scanner *s, int where, const char *key)
 {
-    int inner = IN_OTHER;
     bh_store_scan *sc = s->sc;
     bh_store_scan_runs r;
-    const char *end;
+    char *start;
     cJSON *v;
 
     if (where == IN_ROOT && strcmp(key, "cases") == 0)
-        inner = IN_CASES;
-    else if (where == IN_CASE && strcmp(key, "runs") == 0 && *s->p == '[')
-        inner = IN_RUNS;
-    if (inner != IN_RUNS)
-        return value(s, inner);
-    r.off = sc->text.len;
-    end = compact(sc, s->p, s->end);
-    if (!end)
+        return value(s, IN_CASES);
+    if (where != IN_CASE || strcmp(key, "runs") != 0 || *s->p != '[')
+        return value(s, IN_OTHER);
+    /* the copy is never longer than the rest of the text */
+    bh_grow((void **)&sc->text.data, &sc->text.cap, sc->text.len + (size_t)(s->end - s->p) + 1,
+            1);
+    start = s->out = sc->text.data + sc->text.len;
+    v = value(s, IN_OTHER);
+    if (!v)
         return NULL;
-    r.len = sc->text.len - r.off;
-    sc->text.len++; /* keep its NUL */
-    v = value(s, inner);
-    if (!v || s->p != end)
-        return NULL;
-    r.node = v;
+    *s->out = '\0';
+    r = (bh_store_scan_runs){v, sc->text.len, (size_t)(s->out - start)};
     BH_PUSH(sc->runs, sc->n_runs, sc->cap_runs, r);
+    sc->text.len += r.len + 1;
+    s->out = NULL;
     return v;
 }
 
@@ -328,7 +299,7 @@ static cJSON *member(scanner *s, int where)
     skip_space(s);
     if (*s->p != ':')
         return NULL;
-    s->p++;
+    copy(s, s->p++, 1);
     skip_space(s);
     it = member_value(s, where, key);
     if (it)
@@ -340,12 +311,12 @@ static cJSON *member(scanner *s, int where)
  * root's "cases" are cases. */
 static cJSON *container(scanner *s, int where, int object)
 {
-    cJSON *c = node(object ? cJSON_Object : cJSON_Array), *last = NULL;
+    cJSON *c = node(s, object ? cJSON_Object : cJSON_Array), *last = NULL;
     char close = object ? '}' : ']';
 
     if (++s->depth > BH_RESULT_MAX_DEPTH)
         return NULL;
-    s->p++;
+    copy(s, s->p++, 1);
     skip_space(s);
     if (*s->p != close) {
         for (;;) {
@@ -358,14 +329,14 @@ static cJSON *container(scanner *s, int where, int object)
             skip_space(s);
             if (*s->p != ',')
                 break;
-            s->p++;
+            copy(s, s->p++, 1);
             skip_space(s);
         }
         if (*s->p != close)
             return NULL;
         c->child->prev = last;
     }
-    s->p++;
+    copy(s, s->p++, 1);
     s->depth--;
     return c;
 }
@@ -377,8 +348,9 @@ static cJSON *literal(scanner *s, const char *word, int type)
 
     if (strncmp(s->p, word, n) != 0)
         return NULL;
+    copy(s, word, n);
     s->p += n;
-    return node(type);
+    return node(s, type);
 }
 
 /* The value at s->p (no white space before it). */
@@ -393,18 +365,18 @@ static cJSON *value(scanner *s, int where)
     case 'f': return literal(s, "false", cJSON_False);
     case 'n': return literal(s, "null", cJSON_NULL);
     case '"':
-        n = node(cJSON_String);
+        n = node(s, cJSON_String);
         n->valuestring = string(s);
         return n->valuestring ? n : NULL;
     default:
-        n = node(cJSON_Number);
+        n = node(s, cJSON_Number);
         return number(s, n) == 0 ? n : NULL;
     }
 }
 
 cJSON *bh_store_scan_doc(char *text, size_t len, bh_store_scan *sc)
 {
-    scanner s = {text, text + len, 0, sc};
+    scanner s = {text, text + len, 0, sc, NULL, NULL, 0};
     cJSON *doc;
 
     text[len] = '\0';

@@ -226,7 +226,8 @@ static void test_runs_text(void **state)
 {
     const char *text =
         "{\n\t\"runs\": [9],\n\t\"cases\": [{\n\t\t\"id\": \"a\",\n\t\t\"runs\": [{\n\t\t\t\"s\": "
-        "[[1, 2.50], [3, 4e0]],\n\t\t\t\"log\": \"a \\\"quoted\\\"\\n line\"\n\t\t}]\n\t}, {\n\t\t"
+        "[[1, 2.50], [3, -4e0]],\n\t\t\t\"log\": \"a \\\"quoted\\\"\\n line\", \"ok\": true,"
+        " \"no\": false, \"x\": null, \"e\": { }\n\t\t}]\n\t}, {\n\t\t"
         "\"id\": \"b\",\n\t\t\"x\": {\"runs\": [7]},\n\t\t\"runs\": [ ]\n\t}, {\"id\": \"c\", "
         "\"runs\": {}}]\n}";
     size_t len = strlen(text), cursor = 0, n = 0;
@@ -250,7 +251,8 @@ static void test_runs_text(void **state)
     t = bh_store_scan_runs_text(&sc, cJSON_GetObjectItemCaseSensitive(a, "runs"), &cursor, &n);
     assert_non_null(t);
     assert_int_equal(n, strlen(t));
-    assert_string_equal(t, "[{\"s\":[[1,2.50],[3,4e0]],\"log\":\"a \\\"quoted\\\"\\n line\"}]");
+    assert_string_equal(t, "[{\"s\":[[1,2.50],[3,-4e0]],\"log\":\"a \\\"quoted\\\"\\n line\","
+                          "\"ok\":true,\"no\":false,\"x\":null,\"e\":{}}]");
     kept = cJSON_Parse(t);
     assert_true(cJSON_Compare(kept, cJSON_GetObjectItemCaseSensitive(
                                         cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(want,
