@@ -4,8 +4,8 @@
  * checked. What cJSON 1.7 does that this reader must match: members and
  * elements in order with the first child's prev pointing at the last,
  * keys and strings decoded (here in place), numbers read by strtod in the
- * C locale (here exactly, integers of up to 18 digits without it) and
- * valueint saturated to int. */
+ * C locale (here the same double, without strtod where one IEEE operation
+ * gives it) and valueint saturated to int. */
 #define _GNU_SOURCE
 #include "store_scan.h"
 
@@ -23,8 +23,8 @@
 
 #define MAX_NUMBER 63 /* cJSON reads at most 63 characters of a number */
 
-/* Where a value sits: the members whose values the scan keeps apart. */
-enum { IN_OTHER, IN_ROOT, IN_CASES, IN_CASE, IN_RUNS };
+/* Where a value sits: the root, the root's "cases", one of them, else. */
+enum { IN_OTHER, IN_ROOT, IN_CASES, IN_CASE };
 
 typedef struct scanner {
     char *p, *end; /* *end is the NUL after the text */
