@@ -74,8 +74,10 @@ cJSON *bh_gate_json(const bh_gate_spec *g)
 
     cJSON_AddStringToObject(o, "baseline_sha256", g->baseline_sha256);
     cJSON_AddItemToObject(o, "regression", regression_json(g->rc));
-    memcpy(sorted, g->ignore_params, g->n_ignore * sizeof(*sorted));
-    qsort(sorted, g->n_ignore, sizeof(*sorted), cmp_str);
+    if (g->n_ignore > 0) {
+        memcpy(sorted, g->ignore_params, g->n_ignore * sizeof(*sorted));
+        qsort(sorted, g->n_ignore, sizeof(*sorted), cmp_str);
+    }
     for (size_t i = 0; i < g->n_ignore; i++)
         if (i == 0 || strcmp(sorted[i], sorted[i - 1]) != 0)
             cJSON_AddItemToArray(ignore, cJSON_CreateString(sorted[i]));
