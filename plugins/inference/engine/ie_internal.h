@@ -7,6 +7,8 @@
 
 #include "ie.h"
 
+#include <stdatomic.h>
+
 /* ---- Device buffers (ie_dev.c) ------------------------------------------ */
 
 /* A backend buffer with a host view: the mapped pointer when the backend
@@ -95,6 +97,13 @@ int ie_model_load_file(ie_model *m, const char *path);
 
 /* ---- State layout -------------------------------------------------------- */
 
+/* The unclaimed output rows [first, end) of one thread's share of a host
+ * matrix-vector product, as first << 32 | end; one cache line each. */
+typedef struct ie_mv_span {
+    _Atomic uint64_t rows;
+    char pad[64 - sizeof(uint64_t)];
+} ie_mv_span;
+
 struct ie_state {
     ie_model *m;
     ie_ctx *ctx;
@@ -115,6 +124,7 @@ struct ie_state {
     ie_dbuf wt, yt;
     int tile_rows;
     float *scores;     /* decode attention: [threads, max_ctx] */
+    ie_mv_span *mv_spans; /* host matvec: [threads] */
     int hidden_rows;   /* rows of the last ie_encode */
 };
 

@@ -7,30 +7,31 @@
  */
 #include "ie_internal.h"
 
+#include "bh_pool.h"
+
+#include <stdbool.h>
 #include <string.h>
 
 #define MV_PAR_MIN 65536
-/* Tasks per thread of one matrix-vector product: enough to balance a
- * thread that starts late, few enough that each keeps a long stream. */
-#define MV_TASKS_PER_THREAD 4
+/* Output rows per unit of a thread's share and per claim (multiples of 16
+ * keep the output ranges of different claims on separate cache lines). */
+#define MV_ROW_ALIGN 16
+#define MV_CLAIM 32
 
 typedef struct mv_job {
     const ie_weight *w;
     const float *x;
     float *y;
-    int rows, chunk;
+    int rows, tasks;
     const ie_kern *k;
+    ie_mv_span *spans; /* [tasks] */
 } mv_job;
 
-/* Task t: output rows [t*chunk, ...) for every input row. */
-static void mv_task(void *arg, int t, int thread)
+/* Output rows [o0, o1) for every input row. */
+static void mv_rows(const mv_job *j, int o0, int o1)
 {
-    mv_job *j = arg;
     const ie_weight *w = j->w;
-    int o0 = t * j->chunk;
-    int o1 = o0 + j->chunk < w->rows ? o0 + j->chunk : w->rows;
 
-    (void)thread;
     if (w->type == IE_W_F32)
         j->k->mv_f32(w->d.host, w->cols, o0, o1, j->x, w->cols, j->rows, j->y,
                      w->rows);
@@ -42,26 +43,71 @@ static void mv_task(void *arg, int t, int thread)
                     j->rows, j->y, w->rows);
 }
 
+/* Claims up to MV_CLAIM unclaimed rows of sp into [*o0, *o1): from the
+ * front (the share's owner, streaming forward) or from the back (a thread
+ * done with its own share); false when none is left. */
+static bool claim(ie_mv_span *sp, bool back, int *o0, int *o1)
+{
+    uint64_t v = atomic_load_explicit(&sp->rows, memory_order_relaxed);
+
+    for (;;) {
+        uint32_t f = (uint32_t)(v >> 32), e = (uint32_t)v, n;
+        uint64_t nv;
+
+        if (f >= e)
+            return false;
+        n = e - f < MV_CLAIM ? e - f : MV_CLAIM;
+        nv = back ? (uint64_t)f << 32 | (e - n) : (uint64_t)(f + n) << 32 | e;
+        if (atomic_compare_exchange_weak_explicit(&sp->rows, &v, nv,
+                                                  memory_order_relaxed,
+                                                  memory_order_relaxed)) {
+            *o0 = (int)(back ? e - n : f);
+            *o1 = (int)(back ? e : f + n);
+            return true;
+        }
+    }
+}
+
+/* Task t: share t from its front, then the rows left of the other shares
+ * from their backs. */
+static void mv_task(void *arg, int t, int thread)
+{
+    mv_job *j = arg;
+    int o0, o1;
+
+    (void)thread;
+    while (claim(&j->spans[t], false, &o0, &o1))
+        mv_rows(j, o0, o1);
+    for (int k = 1; k < j->tasks; k++)
+        while (claim(&j->spans[(t + k) % j->tasks], true, &o0, &o1))
+            mv_rows(j, o0, o1);
+}
+
 /* The host matrix-vector path (rows <= IE_MV_MAXB). */
 static int host_mv(ie_state *s, const ie_weight *w, const ie_dbuf *x,
                    ie_dbuf *y, int rows)
 {
     ie_ctx *ctx = s->ctx;
-    int threads = ie_pool_threads(ctx->pool);
-    mv_job j = {w, x->host, y->host, rows, 64, ie_kern_get()};
-    int tasks;
+    mv_job j = {w, x->host, y->host, rows, 1, ie_kern_get(), s->mv_spans};
 
-    /* MV_TASKS_PER_THREAD tasks per thread, in multiples of 16 rows; small matrices
-     * (under 256 KiB of f32 weights) stay on the calling thread */
+    /* One contiguous share per thread, one long weight stream each; a
+     * thread done early takes blocks from the back of the others' shares,
+     * and a worker that starts late delays nothing. Small matrices (under
+     * 256 KiB of f32 weights) stay on the calling thread. */
     if ((size_t)w->rows * (size_t)w->cols < MV_PAR_MIN) {
-        j.chunk = w->rows;
-        mv_task(&j, 0, 0);
+        mv_rows(&j, 0, w->rows);
         return IE_OK;
     }
-    j.chunk = w->rows / (MV_TASKS_PER_THREAD * threads);
-    j.chunk = j.chunk < 16 ? 16 : j.chunk - j.chunk % 16;
-    tasks = (w->rows + j.chunk - 1) / j.chunk;
-    ie_pool_run(ctx->pool, tasks, mv_task, &j);
+    j.tasks = ie_pool_threads(ctx->pool);
+    for (int t = 0; t < j.tasks; t++) {
+        size_t b, e;
+
+        bh_split((size_t)w->rows, MV_ROW_ALIGN, (unsigned)t,
+                 (unsigned)j.tasks, &b, &e);
+        atomic_store_explicit(&s->mv_spans[t].rows, (uint64_t)b << 32 | e,
+                              memory_order_relaxed);
+    }
+    ie_pool_run(ctx->pool, j.tasks, mv_task, &j);
     return IE_OK;
 }
 

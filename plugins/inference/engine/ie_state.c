@@ -128,8 +128,9 @@ ie_state *ie_state_create(ie_model *m, int slots, int max_ctx, int max_rows)
     s->row_pos = ie_alloc(ctx, (size_t)max_rows * sizeof(int));
     s->kv = ie_alloc(ctx, nkv * sizeof(ie_dbuf));
     s->scores = ie_alloc(ctx, (size_t)ctx->threads * (size_t)max_ctx * 4u);
+    s->mv_spans = ie_alloc(ctx, (size_t)ctx->threads * sizeof(ie_mv_span));
     if (!s->len || !s->tokens || !s->row_slot || !s->row_pos || !s->kv ||
-        !s->scores) {
+        !s->scores || !s->mv_spans) {
         ie_state_destroy(s);
         return NULL;
     }
@@ -185,6 +186,7 @@ void ie_state_destroy(ie_state *s)
     ie_free(ctx, s->row_slot);
     ie_free(ctx, s->row_pos);
     ie_free(ctx, s->scores);
+    ie_free(ctx, s->mv_spans);
     ie_free(ctx, s->rope_cos);
     ie_free(ctx, s->rope_sin);
     ie_free(ctx, s);

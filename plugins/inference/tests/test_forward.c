@@ -5,7 +5,8 @@
  * over sequences of different lengths, f32/bf16/int8 weights, the host
  * matvec path, unmappable device buffers, 1 and 2 threads. Logits (final
  * hidden states for BERT) must agree to 1e-4 relative (max |diff| over
- * max |ref| per row).
+ * max |ref| per row). The host matvec split over 7 threads must give
+ * bit-identical logits to 1 thread.
  */
 #include "tt_util.h"
 
@@ -231,6 +232,63 @@ static void test_check(void **st)
     ie_ctx_fini(&ctx);
 }
 
+/* Logits of a prefill and `steps` decode steps with the host matvec path
+ * on `threads` threads (wide-gpt2, f32): [steps + 1][*vocab], malloc'ed. */
+static float *host_mv_logits(int threads, int steps, int *vocab)
+{
+    ie_ctx ctx;
+    ie_model *m;
+    ie_state *s;
+    int slot = 0, V;
+    int32_t tok[24];
+    float *out;
+
+    tt_ctx(&ctx, threads);
+    ctx.matvec = IE_MATVEC_HOST;
+    m = tt_model(&ctx, "wide-gpt2", IE_W_F32, 0, 77);
+    assert_non_null(m);
+    V = *vocab = m->cfg.vocab;
+    s = ie_state_create(m, 1, 32, 16);
+    assert_non_null(s);
+    out = malloc((size_t)(steps + 1) * (size_t)V * sizeof(float));
+    assert_non_null(out);
+    tt_tokens(tok, 16 + steps, V, 5);
+    assert_int_equal(ie_forward(s, &slot, 1, tok, 16), IE_OK);
+    memcpy(out, ie_logits(s, 0), (size_t)V * sizeof(float));
+    for (int k = 0; k < steps; k++) {
+        assert_int_equal(ie_forward(s, &slot, 1, tok + 16 + k, 1), IE_OK);
+        memcpy(out + (size_t)(k + 1) * V, ie_logits(s, 0),
+               (size_t)V * sizeof(float));
+    }
+    ie_state_destroy(s);
+    ie_model_destroy(m);
+    ie_ctx_fini(&ctx);
+    return out;
+}
+
+/* The host matvec gives each thread one share of the output rows and
+ * lets a thread done early take rows from the back of the others' shares:
+ * whoever computes a row, the logits are bit-identical to one thread's
+ * (7 threads on a small machine: workers start late and take rows from
+ * each other often). */
+static void test_matvec_threads(void **st)
+{
+    enum { STEPS = 6 };
+    int V, V7;
+    float *one = host_mv_logits(1, STEPS, &V);
+
+    (void)st;
+    for (int rep = 0; rep < 3; rep++) {
+        float *many = host_mv_logits(7, STEPS, &V7);
+
+        assert_int_equal(V, V7);
+        assert_memory_equal(one, many,
+                            (size_t)(STEPS + 1) * (size_t)V * sizeof(float));
+        free(many);
+    }
+    free(one);
+}
+
 /* Bad calls are refused with a message, never a crash. */
 static void test_errors(void **st)
 {
@@ -296,6 +354,7 @@ int main(void)
         cmocka_unit_test(test_presets), cmocka_unit_test(test_gpt2),
         cmocka_unit_test(test_llama),   cmocka_unit_test(test_bert),
         cmocka_unit_test(test_check),   cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_matvec_threads),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
