@@ -5,8 +5,8 @@
  * backend gemm, per KV head and block of queries: S = Q K^T (all query
  * heads of the group stacked), a masked softmax on the host, O = P V.
  * Causal blocks only reach the keys up to their last query. Single rows
- * (decode steps) are dot products and axpys over the cache on the host,
- * one task per (row, head) on the pool.
+ * (decode steps) are one fused host kernel per (row, head) over the cache
+ * (scores, softmax, weighted sum of V rows), one task each on the pool.
  */
 #include "ie_internal.h"
 
@@ -45,12 +45,7 @@ static void host_task(void *arg, int t, int thread)
                  (size_t)r * (size_t)c->n_heads * (size_t)hd +
                  (size_t)h * (size_t)hd;
 
-    for (int i = 0; i < n; i++)
-        sc[i] = j->k->dot(q, K + (size_t)i * (size_t)hd, hd) * j->scale;
-    j->k->softmax(sc, n, n);
-    memset(out, 0, (size_t)hd * sizeof(float));
-    for (int i = 0; i < n; i++)
-        j->k->axpy(sc[i], V + (size_t)i * (size_t)hd, out, hd);
+    j->k->attend(q, K, V, n, hd, j->scale, sc, out);
 }
 
 /* Host attention of rows [r0, r0+rows). */

@@ -176,8 +176,10 @@ typedef struct ie_kern {
                   int o1, const float *x, int ldx, int nb, float *y, int ldy);
     void (*deq_bf16)(const uint16_t *src, float *dst, size_t n);
     void (*deq_i8)(const int8_t *src, float scale, float *dst, size_t n);
-    float (*dot)(const float *a, const float *b, int n);
-    void (*axpy)(float a, const float *x, float *y, int n);
+    /* out[0..hd) = sum_i softmax(scale q.K[i])_i V[i] over n keys (rows
+     * hd floats apart); sc: n floats of scratch */
+    void (*attend)(const float *q, const float *K, const float *V, int n,
+                   int hd, float scale, float *sc, float *out);
     /* x[0..n) = softmax(x[0..n)); x[n..ntotal) = 0 */
     void (*softmax)(float *x, int n, int ntotal);
     void (*gelu_tanh)(float *x, size_t n);

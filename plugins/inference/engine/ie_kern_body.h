@@ -370,7 +370,7 @@ static IE_T void IE_FN(deq_i8)(const int8_t *src, float scale, float *dst,
 
 /* ---- Vector primitives ------------------------------------------------------ */
 
-static IE_T float IE_FN(dot)(const float *a, const float *b, int n)
+static inline IE_T float IE_FN(dot)(const float *a, const float *b, int n)
 {
     vf acc = vset(0.0f), acc2 = vset(0.0f);
     int i = 0;
@@ -386,16 +386,6 @@ static IE_T float IE_FN(dot)(const float *a, const float *b, int n)
     for (; i < n; i++)
         s += a[i] * b[i];
     return s;
-}
-
-static IE_T void IE_FN(axpy)(float a, const float *x, float *y, int n)
-{
-    int i = 0;
-
-    for (; i + VN <= n; i += VN)
-        vst(y + i, vld(y + i) + a * vld(x + i));
-    for (; i < n; i++)
-        y[i] += a * x[i];
 }
 
 static IE_T void IE_FN(add)(float *y, const float *x, size_t n)
@@ -437,6 +427,53 @@ static IE_T void IE_FN(softmax)(float *x, int n, int ntotal)
         x[i] *= inv;
     for (i = n; i < ntotal; i++)
         x[i] = 0.0f;
+}
+
+/* Decode attention of one query head over n cached keys: out[0..hd) =
+ * sum_i softmax(scale q.K[i])_i V[i], K and V rows hd floats apart; sc
+ * holds n scores. The output stays in registers, 4 vectors of it per pass
+ * over the keys. */
+static IE_T void IE_FN(attend)(const float *q, const float *K, const float *V,
+                               int n, int hd, float scale, float *sc,
+                               float *out)
+{
+    size_t ld = (size_t)hd;
+    int c = 0;
+
+    for (int i = 0; i < n; i++)
+        sc[i] = IE_FN(dot)(q, K + (size_t)i * ld, hd) * scale;
+    IE_FN(softmax)(sc, n, n);
+    for (; c + 4 * VN <= hd; c += 4 * VN) {
+        vf a0 = vset(0.0f), a1 = vset(0.0f), a2 = vset(0.0f), a3 = vset(0.0f);
+
+        for (int i = 0; i < n; i++) {
+            const float *v = V + (size_t)i * ld + (size_t)c;
+            vf p = vset(sc[i]);
+
+            a0 += p * vld(v);
+            a1 += p * vld(v + VN);
+            a2 += p * vld(v + 2 * VN);
+            a3 += p * vld(v + 3 * VN);
+        }
+        vst(out + c, a0);
+        vst(out + c + VN, a1);
+        vst(out + c + 2 * VN, a2);
+        vst(out + c + 3 * VN, a3);
+    }
+    for (; c + VN <= hd; c += VN) {
+        vf a = vset(0.0f);
+
+        for (int i = 0; i < n; i++)
+            a += sc[i] * vld(V + (size_t)i * ld + (size_t)c);
+        vst(out + c, a);
+    }
+    for (; c < hd; c++) {
+        float a = 0.0f;
+
+        for (int i = 0; i < n; i++)
+            a += sc[i] * V[(size_t)i * ld + (size_t)c];
+        out[c] = a;
+    }
 }
 
 /* ---- Activations -------------------------------------------------------- */
@@ -556,7 +593,7 @@ static IE_T void IE_FN(rmsnorm)(const float *x, const float *g, float *y,
 #define IE_KERN_TABLE(NAME)                                                    \
     {                                                                          \
         NAME, IE_FN(mv_f32), IE_FN(mv_bf16), IE_FN(mv_i8), IE_FN(deq_bf16),    \
-            IE_FN(deq_i8), IE_FN(dot), IE_FN(axpy), IE_FN(softmax),            \
+            IE_FN(deq_i8), IE_FN(attend), IE_FN(softmax),                      \
             IE_FN(gelu_tanh), IE_FN(gelu_erf), IE_FN(silu_mul),                \
             IE_FN(layernorm), IE_FN(rmsnorm), IE_FN(add),                      \
     }
