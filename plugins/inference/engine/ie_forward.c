@@ -87,17 +87,6 @@ static int cache_rows(ie_state *s, int layer, int rows)
     return rc;
 }
 
-/* Linear layer, then its bias. */
-static int linear_b(ie_state *s, const ie_weight *w, const float *bias,
-                    ie_dbuf *x, ie_dbuf *y, int rows)
-{
-    int rc = ie_linear(s, w, x, y, rows);
-
-    if (rc == IE_OK && bias != NULL)
-        ie_ops_bias(s->ctx, F(*y), bias, rows, w->rows);
-    return rc;
-}
-
 /* One layer over the call's rows. */
 static int layer_fwd(ie_state *s, int l, int rows, int causal)
 {
@@ -113,7 +102,7 @@ static int layer_fwd(ie_state *s, int l, int rows, int causal)
     if (!post)
         ie_ops_norm(ctx, F(s->x), F(s->h), L->n1_g, L->n1_b, rows, d,
                     c->norm_eps, rms);
-    rc = linear_b(s, &L->qkv, L->b_qkv, in, &s->qkv, rows);
+    rc = ie_linear_ep(s, &L->qkv, L->b_qkv, IE_ACT_NONE, in, &s->qkv, rows);
     if (rc == IE_OK)
         rc = cache_rows(s, l, rows);
     if (rc == IE_OK)
@@ -129,15 +118,18 @@ static int layer_fwd(ie_state *s, int l, int rows, int causal)
     else
         ie_ops_norm(ctx, F(s->x), F(s->h), L->n2_g, L->n2_b, rows, d,
                     c->norm_eps, rms);
-    rc = ie_linear(s, &L->up, in, &s->up, rows);
-    if (rc != IE_OK)
-        return rc;
     if (rms) {
-        ie_ops_swiglu(ctx, F(s->up), F(s->act), rows, ff);
-        rc = ie_linear(s, &L->down, &s->act, &s->proj, rows);
+        rc = ie_linear(s, &L->up, in, &s->up, rows);
+        if (rc == IE_OK)
+            ie_ops_swiglu(ctx, F(s->up), F(s->act), rows, ff);
+        if (rc == IE_OK)
+            rc = ie_linear(s, &L->down, &s->act, &s->proj, rows);
     } else {
-        ie_ops_gelu(ctx, F(s->up), L->b_up, rows, ff, post);
-        rc = ie_linear(s, &L->down, &s->up, &s->proj, rows);
+        rc = ie_linear_ep(s, &L->up, L->b_up,
+                          post ? IE_ACT_GELU_ERF : IE_ACT_GELU_TANH, in,
+                          &s->up, rows);
+        if (rc == IE_OK)
+            rc = ie_linear(s, &L->down, &s->up, &s->proj, rows);
     }
     if (rc != IE_OK)
         return rc;

@@ -140,6 +140,16 @@ ie_dbuf *ie_state_kvbuf(const ie_state *s, int layer, int slot, int g,
 int ie_linear(ie_state *s, const ie_weight *w, ie_dbuf *x, ie_dbuf *y,
               int rows);
 
+/* Activations ie_linear_ep applies after the bias. */
+enum { IE_ACT_NONE = 0, IE_ACT_GELU_TANH = 1, IE_ACT_GELU_ERF = 2 };
+
+/* ie_linear, then + bias (when not NULL) and the activation act
+ * (IE_ACT_*: GELU's tanh form, GPT-2, or erf form, BERT) on every output.
+ * The host matvec path applies them to each block of outputs as its
+ * thread computes it; the others after the product (ie_ops). */
+int ie_linear_ep(ie_state *s, const ie_weight *w, const float *bias,
+                 int act, ie_dbuf *x, ie_dbuf *y, int rows);
+
 /* ---- Attention (ie_attn.c) ---------------------------------------------- */
 
 /* Self-attention of the current call's rows: reads q from s->qkv (rows

@@ -25,9 +25,28 @@ typedef struct mv_job {
     int rows, tasks;
     const ie_kern *k;
     ie_mv_span *spans; /* [tasks] */
+    const float *bias; /* epilogue, see ie_linear_ep */
+    int act;
 } mv_job;
 
-/* Output rows [o0, o1) for every input row. */
+/* The epilogue on outputs [o0, o1) of every input row. */
+static void mv_epilogue(const mv_job *j, int o0, int o1)
+{
+    size_t n = (size_t)(o1 - o0);
+
+    for (int r = 0; r < j->rows; r++) {
+        float *y = j->y + (size_t)r * (size_t)j->w->rows + (size_t)o0;
+
+        if (j->bias != NULL)
+            j->k->add(y, j->bias + o0, n);
+        if (j->act == IE_ACT_GELU_TANH)
+            j->k->gelu_tanh(y, n);
+        else if (j->act == IE_ACT_GELU_ERF)
+            j->k->gelu_erf(y, n);
+    }
+}
+
+/* Output rows [o0, o1) for every input row, then their epilogue. */
 static void mv_rows(const mv_job *j, int o0, int o1)
 {
     const ie_weight *w = j->w;
@@ -41,6 +60,8 @@ static void mv_rows(const mv_job *j, int o0, int o1)
     else
         j->k->mv_i8(w->d.host, w->scale, w->cols, o0, o1, j->x, w->cols,
                     j->rows, j->y, w->rows);
+    if (j->bias != NULL || j->act != IE_ACT_NONE)
+        mv_epilogue(j, o0, o1);
 }
 
 /* Claims up to MV_CLAIM unclaimed rows of sp into [*o0, *o1): from the
@@ -83,12 +104,13 @@ static void mv_task(void *arg, int t, int thread)
             mv_rows(j, o0, o1);
 }
 
-/* The host matrix-vector path (rows <= IE_MV_MAXB). */
-static int host_mv(ie_state *s, const ie_weight *w, const ie_dbuf *x,
-                   ie_dbuf *y, int rows)
+/* The host matrix-vector path (rows <= IE_MV_MAXB) with its epilogue. */
+static int host_mv(ie_state *s, const ie_weight *w, const float *bias,
+                   int act, const ie_dbuf *x, ie_dbuf *y, int rows)
 {
     ie_ctx *ctx = s->ctx;
-    mv_job j = {w, x->host, y->host, rows, 1, ie_kern_get(), s->mv_spans};
+    mv_job j = {w, x->host, y->host, rows, 1, ie_kern_get(), s->mv_spans,
+                bias, act};
 
     /* One contiguous share per thread, one long weight stream each; a
      * thread done early takes blocks from the back of the others' shares,
@@ -162,23 +184,35 @@ static int tiled(ie_state *s, const ie_weight *w, ie_dbuf *x, ie_dbuf *y,
     return rc;
 }
 
-int ie_linear(ie_state *s, const ie_weight *w, ie_dbuf *x, ie_dbuf *y,
-              int rows)
+int ie_linear_ep(ie_state *s, const ie_weight *w, const float *bias,
+                 int act, ie_dbuf *x, ie_dbuf *y, int rows)
 {
     ie_ctx *ctx = s->ctx;
     int rc;
 
     if (ctx->matvec == IE_MATVEC_HOST && rows <= ctx->matvec_max_rows &&
         rows <= IE_MV_MAXB)
-        return host_mv(s, w, x, y, rows);
+        return host_mv(s, w, bias, act, x, y, rows);
     rc = ie_dbuf_push(ctx, x, 0, (uint64_t)rows * w->cols * 4u);
     if (rc != IE_OK)
         return rc;
-    if (w->type != IE_W_F32)
-        return tiled(s, w, x, y, rows);
-    rc = ie_gemm_xwt(ctx, x, &w->d, y, (uint64_t)rows, (uint64_t)w->rows,
-                     (uint64_t)w->cols, 0.0);
-    if (rc == IE_OK)
-        rc = ie_dbuf_pull(ctx, y, 0, (uint64_t)rows * w->rows * 4u);
+    if (w->type != IE_W_F32) {
+        rc = tiled(s, w, x, y, rows);
+    } else {
+        rc = ie_gemm_xwt(ctx, x, &w->d, y, (uint64_t)rows, (uint64_t)w->rows,
+                         (uint64_t)w->cols, 0.0);
+        if (rc == IE_OK)
+            rc = ie_dbuf_pull(ctx, y, 0, (uint64_t)rows * w->rows * 4u);
+    }
+    if (rc == IE_OK && act != IE_ACT_NONE)
+        ie_ops_gelu(ctx, y->host, bias, rows, w->rows, act == IE_ACT_GELU_ERF);
+    else if (rc == IE_OK && bias != NULL)
+        ie_ops_bias(ctx, y->host, bias, rows, w->rows);
     return rc;
+}
+
+int ie_linear(ie_state *s, const ie_weight *w, ie_dbuf *x, ie_dbuf *y,
+              int rows)
+{
+    return ie_linear_ep(s, w, NULL, IE_ACT_NONE, x, y, rows);
 }
