@@ -32,6 +32,8 @@ static cJSON *regression_json(const bh_regress_config *rc)
     cJSON_AddStringToObject(o, "method", rc->method == BH_REGRESS_WELCH ? "welch" : "mwu");
     cJSON_AddBoolToObject(o, "confirm", rc->confirm);
     cJSON_AddNumberToObject(o, "confirm_runs", rc->confirm_runs);
+    cJSON_AddNumberToObject(o, "drift_window", (double)rc->drift_window);
+    cJSON_AddNumberToObject(o, "drift_min_runs", (double)rc->drift_min_runs);
     for (size_t i = 0; i < rc->n_metrics; i++) {
         const bh_regress_metric_cfg *m = &rc->metrics[i];
         cJSON *x = cJSON_CreateObject();

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "compare_console.h"
 #include "config.h"
+#include "drift.h"
 #include "regress_compare.h"
 #include "regress_config.h"
 #include "regress_json.h"
@@ -44,6 +45,11 @@ static const char compare_usage[] =
     "  --ignore-param KEY   leave parameter KEY out of case ids when\n"
     "                       matching cases (repeatable), e.g. to compare\n"
     "                       spin[slowdown_pct=5] against spin[slowdown_pct=0]\n"
+    "  --store FILE|URL     widen each noise floor to the run-to-run drift\n"
+    "                       this results store recorded for the case on the\n"
+    "                       candidate's machine before the baseline ran\n"
+    "                       (regression: drift_window; default: $BHOST_STORE,\n"
+    "                       else results/bhost.db when it exists, as bhost run)\n"
     "  --fail-on-regression exit 5 when a critical regression is found\n"
     "  --quiet              print only the summary line\n"
     "  --notify URL         post the regressions (Slack-compatible JSON) to\n"
@@ -68,6 +74,7 @@ typedef struct compare_opts {
     size_t n_bfilters, cap_bfilters, n_cfilters, cap_cfilters;
     int json, force, fail, quiet;
     const char *notify;
+    const char *store;
 } compare_opts;
 
 static int parse(int argc, char **argv, compare_opts *o)
@@ -84,6 +91,7 @@ static int parse(int argc, char **argv, compare_opts *o)
         {"fail-on-regression", no_argument, NULL, 'x'},
         {"quiet", no_argument, NULL, 'q'},
         {"notify", required_argument, NULL, 'N'},
+        {"store", required_argument, NULL, 'S'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     int ch;
@@ -125,6 +133,9 @@ static int parse(int argc, char **argv, compare_opts *o)
             break;
         case 'N':
             o->notify = optarg;
+            break;
+        case 'S':
+            o->store = optarg;
             break;
         default:
             bh_cli_error("compare: unknown or incomplete option '%s' (see bhost compare "
@@ -235,6 +246,20 @@ static int emit(const compare_opts *o, const bh_regress_report *rep, const bh_re
     return rc;
 }
 
+/* Widens rep's noise floors by the drift recorded in the store --store
+ * (or the default one) names; a store that cannot be read is a warning. */
+static void apply_drift(const compare_opts *o, const bh_regress_config *rc, const cJSON *base,
+                        const cJSON *cand, bh_regress_report *rep)
+{
+    char *target = bh_store_default_target(o->store, "results");
+    bh_error e = {""};
+
+    if (bh_regress_drift_from_store(rep, rc, target, base, cand, &e) != 0)
+        bh_cli_error("warning: no drift floor (the recorded history cannot be read): %s",
+                     e.msg);
+    free(target);
+}
+
 int bh_cmd_compare(int argc, char **argv)
 {
     compare_opts o;
@@ -274,6 +299,7 @@ int bh_cmd_compare(int argc, char **argv)
     filter_cases(cand, o.cfilters, o.n_cfilters);
     match = (bh_regress_match){o.ignore, o.n_ignore};
     bh_regress_compare_docs(base, cand, &rc, &match, &rep);
+    apply_drift(&o, &rc, base, cand, &rep);
     meta = (bh_regress_meta){o.base, o.cand, sys, cfgd, o.force};
     code = emit(&o, &rep, &meta);
     if (o.notify) {

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "compare_console.h"
 #include "confirm.h"
+#include "drift.h"
 #include "gate.h"
 #include "regress_json.h"
 #include "result_read.h"
@@ -105,11 +106,15 @@ void bh_run_verdict_apply(bh_run_verdict *v, cJSON *doc, const bh_plan *plan,
     {
         bh_regress_match m = {v->ignore_params, v->n_ignore};
 
+        bh_error e = {""};
+
         bh_regress_compare_docs(v->base_doc, doc, &v->rc, &m, &v->rep);
-        if (v->family_extra) {
-            v->rep.family_extra = v->family_extra;
-            bh_regress_finalize(&v->rep, &v->rc);
-        }
+        v->rep.family_extra = v->family_extra;
+        v->rep.paired_confirm = v->baseline_plugins != NULL && v->rc.confirm && !v->no_confirm;
+        bh_regress_finalize(&v->rep, &v->rc);
+        if (bh_regress_drift_from_store(&v->rep, &v->rc, v->store, v->base_doc, doc, &e) != 0)
+            bh_cli_error("warning: no drift floor (the recorded history cannot be read): %s",
+                         e.msg);
     }
     v->compared = 1;
     suspects = suspect_cases(&v->rep);

@@ -162,9 +162,11 @@ void bh_regress_confirm_decide(bh_regress_report *r, const bh_regress_config *cf
 
             if (!it->conf.done || it->conf.error)
                 continue;
+            bh_regress_thresholds th = it->conf.paired ? bh_regress_paired_thresholds(it)
+                                                       : it->th;
+
             it->conf.st.q = p[k++];
-            bh_regress_classify(&it->conf.st, it->direction, &it->th, cfg->fdr, m,
-                                &it->conf.v);
+            bh_regress_classify(&it->conf.st, it->direction, &th, cfg->fdr, m, &it->conf.v);
             it->conf.confirmed = it->conf.v.kind == BH_VERDICT_REGRESSED;
         }
     }

@@ -227,16 +227,26 @@ void bh_regress_compare_docs(const cJSON *base, const cJSON *cand,
     bh_regress_finalize(out, cfg);
 }
 
-int bh_regress_is_suspect(const bh_regress_item *it, double fdr)
+int bh_regress_is_suspect(const bh_regress_item *it, double fdr, int paired)
 {
     const bh_regress_verdict *v = &it->v;
     double q = it->st.q;
+    double f = paired ? bh_regress_paired_thresholds(it).noise_floor : it->th.noise_floor;
 
     if (!it->tested)
         return 0;
     if (v->kind == BH_VERDICT_REGRESSED)
         return 1;
-    return q <= 2.0 * fdr && v->worse > it->th.noise_floor && v->worse_hi > it->th.noise_floor;
+    return q <= 2.0 * fdr && v->worse > f && v->worse_hi > f;
+}
+
+bh_regress_thresholds bh_regress_paired_thresholds(const bh_regress_item *it)
+{
+    bh_regress_thresholds th = it->th;
+
+    if (it->drift.runs > 0)
+        th.noise_floor = it->drift.config_floor;
+    return th;
 }
 
 /* Benjamini-Hochberg over the tested items' p into their q; the family
@@ -277,7 +287,7 @@ void bh_regress_finalize(bh_regress_report *r, const bh_regress_config *cfg)
         if (it->tested) {
             bh_regress_classify(&it->st, it->direction, &it->th, cfg->fdr,
                                 r->m_tests + r->family_extra, &it->v);
-            it->suspect = bh_regress_is_suspect(it, cfg->fdr);
+            it->suspect = bh_regress_is_suspect(it, cfg->fdr, r->paired_confirm);
             r->n_suspects += (size_t)it->suspect;
             if (it->conf.done && !it->conf.error) {
                 it->conf.first = it->v;

@@ -43,7 +43,13 @@ typedef struct bh_regress_item {
     char *metric;             /* BH_REGRESS_TIME or an extra metric */
     char *unit;
     int direction;            /* +1 lower is better, -1 higher */
-    bh_regress_thresholds th;
+    bh_regress_thresholds th; /* noise_floor widened by drift (drift.h) */
+    struct {
+        size_t runs;          /* history values used; 0: no drift floor */
+        double sd;            /* between-invocation sd of ln values */
+        double floor;         /* the floor that drift calls for */
+        double config_floor;  /* the configured floor (th's before) */
+    } drift;
     bh_regress_stat st;
     int tested;               /* st holds a p and enters BH */
     const char *untested_why; /* static text when !tested and not NEW or
@@ -70,6 +76,11 @@ typedef struct bh_regress_report {
     size_t severities[BH_SEVERITY_CRITICAL + 1]; /* over regressed items */
     size_t n_suspects;
     size_t n_confirm_tests;   /* the BH family of the confirmation */
+    int paired_confirm;       /* suspects will be confirmed paired (ABBA
+                                 with the baseline build): they are chosen
+                                 against the configured floor, not the
+                                 drift floor; set before bh_regress_finalize */
+    size_t n_drift;           /* items whose floor drift widened */
 } bh_regress_report;
 
 /* How cases are matched. */
@@ -110,8 +121,14 @@ void bh_regress_report_free(bh_regress_report *r);
 
 /* True when an item's initial verdict calls for confirmation: regressed,
  * or worse than the noise floor by its estimate and significant or nearly
- * so (q <= 2 fdr) with an interval reaching beyond the floor. */
-int bh_regress_is_suspect(const bh_regress_item *it, double fdr);
+ * so (q <= 2 fdr) with an interval reaching beyond the floor. With paired
+ * set the floor is the configured one (a paired confirmation cancels the
+ * drift that widened it). */
+int bh_regress_is_suspect(const bh_regress_item *it, double fdr, int paired);
+
+/* The thresholds a paired confirmation of it decides with: it->th with the
+ * configured noise floor. */
+bh_regress_thresholds bh_regress_paired_thresholds(const bh_regress_item *it);
 
 /* Comparability of two result documents: *system_diff gets the
  * comparability fields of their system fingerprints that differ

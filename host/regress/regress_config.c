@@ -20,8 +20,8 @@ typedef struct ctx {
 
 static const char *const top_keys[] = {"noise_floor", "warning", "critical",
                                        "fdr", "confidence", "method",
-                                       "confirm", "confirm_runs", "metrics",
-                                       "overrides"};
+                                       "confirm", "confirm_runs", "drift_window",
+                                       "drift_min_runs", "metrics", "overrides"};
 static const char *const override_keys[] = {"match", "noise_floor", "warning",
                                             "critical"};
 static const char *const metric_keys[] = {"direction", "ignore"};
@@ -37,6 +37,8 @@ void bh_regress_config_default(bh_regress_config *c)
     c->method = BH_REGRESS_MWU;
     c->confirm = 1;
     c->confirm_runs = 12;
+    c->drift_window = 20;
+    c->drift_min_runs = 5;
 }
 
 void bh_regress_config_free(bh_regress_config *c)
@@ -287,11 +289,30 @@ static int parse_overrides(const ctx *x, const cJSON *l, bh_regress_config *c)
     return 0;
 }
 
+/* Member key of o as a whole number from lo to hi into *out; *out = -1
+ * when absent. 0, or -1 with the error set. */
+static int get_whole(const ctx *x, const cJSON *o, const char *key, long lo, long hi, long *out)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    char g[96];
+
+    *out = -1;
+    if (!v)
+        return 0;
+    if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) ||
+        v->valuedouble < (double)lo || v->valuedouble > (double)hi)
+        return fail(x, key, "expected a whole number from %ld to %ld, got %s", lo, hi,
+                    got(v, g, sizeof(g)));
+    *out = (long)v->valuedouble;
+    return 0;
+}
+
 static int parse_top(const ctx *x, const cJSON *o, bh_regress_config *c)
 {
     const cJSON *v;
     char g[96];
     unsigned set = 0;
+    long n;
 
     if (!cJSON_IsObject(o))
         return fail(x, "", "expected a map, got %s", got(o, g, sizeof(g)));
@@ -316,13 +337,18 @@ static int parse_top(const ctx *x, const cJSON *o, bh_regress_config *c)
     if ((v = cJSON_GetObjectItemCaseSensitive(o, "confirm")) &&
         get_bool(x, v, "confirm", &c->confirm) != 0)
         return -1;
-    if ((v = cJSON_GetObjectItemCaseSensitive(o, "confirm_runs"))) {
-        if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) ||
-            v->valuedouble < 4 || v->valuedouble > 1000)
-            return fail(x, "confirm_runs", "expected a whole number from 4 to 1000, got %s",
-                        got(v, g, sizeof(g)));
-        c->confirm_runs = (uint32_t)v->valuedouble;
-    }
+    if (get_whole(x, o, "confirm_runs", 4, 1000, &n) != 0)
+        return -1;
+    c->confirm_runs = n >= 0 ? (uint32_t)n : c->confirm_runs;
+    if (get_whole(x, o, "drift_window", 0, 1000, &n) != 0)
+        return -1;
+    c->drift_window = n >= 0 ? (size_t)n : c->drift_window;
+    if (get_whole(x, o, "drift_min_runs", 3, 1000, &n) != 0)
+        return -1;
+    c->drift_min_runs = n >= 0 ? (size_t)n : c->drift_min_runs;
+    if (c->drift_window > 0 && c->drift_min_runs > c->drift_window)
+        return fail(x, "drift_min_runs", "expected at most drift_window (%zu), got %zu",
+                    c->drift_window, c->drift_min_runs);
     if (check_order(x, &c->th, "") != 0)
         return -1;
     if ((v = cJSON_GetObjectItemCaseSensitive(o, "metrics")) && parse_metrics(x, v, c) != 0)

@@ -11,6 +11,10 @@
  *     method: mwu            # or welch
  *     confirm: true          # rerun suspect cases before failing
  *     confirm_runs: 12       # pairs (or runs) per confirmed case
+ *     drift_window: 20       # earlier invocations of a case (same machine
+ *                            # fingerprint, results store) whose drift
+ *                            # widens its noise floor (drift.h); 0 = off
+ *     drift_min_runs: 5      # fewer recorded than this: no drift floor
  *     metrics:               # per extra metric ("time" is the timing)
  *       tokens_per_s: {direction: higher}   # or lower; ignore: true
  *     overrides:             # by glob on the case id; later entries win
@@ -53,6 +57,8 @@ typedef struct bh_regress_config {
     bh_regress_method method;
     int confirm;
     uint32_t confirm_runs;
+    size_t drift_window;      /* 0: the configured floor alone */
+    size_t drift_min_runs;
     bh_regress_metric_cfg *metrics;
     size_t n_metrics;
     bh_regress_override *overrides;
@@ -60,8 +66,8 @@ typedef struct bh_regress_config {
 } bh_regress_config;
 
 /* The defaults: noise_floor 1%, warning 3%, critical 10%, fdr 0.05,
- * confidence 95%, method mwu, confirm on, confirm_runs 12, no metrics, no
- * overrides. */
+ * confidence 95%, method mwu, confirm on, confirm_runs 12, drift_window
+ * 20, drift_min_runs 5, no metrics, no overrides. */
 void bh_regress_config_default(bh_regress_config *c);
 
 /* Parses the regression: section given as JSON text (bh_config's

@@ -105,6 +105,16 @@ static cJSON *item_json(const bh_regress_item *it)
     cJSON_AddNumberToObject(th, "noise_floor", it->th.noise_floor);
     cJSON_AddNumberToObject(th, "warning", it->th.warning);
     cJSON_AddNumberToObject(th, "critical", it->th.critical);
+    if (it->drift.runs) {
+        cJSON *d = cJSON_AddObjectToObject(o, "drift");
+
+        cJSON_AddNumberToObject(d, "runs", (double)it->drift.runs);
+        num(d, "sd", it->drift.sd);
+        num(d, "floor", it->drift.floor);
+        cJSON_AddNumberToObject(d, "configured_floor", it->drift.config_floor);
+    } else {
+        cJSON_AddNullToObject(o, "drift");
+    }
     cJSON_AddBoolToObject(o, "suspect", it->suspect);
     if (it->conf.done)
         cJSON_AddItemToObject(o, "confirmation", confirmation_json(it));

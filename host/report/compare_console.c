@@ -154,6 +154,27 @@ void bh_compare_print(FILE *out, const bh_regress_report *r, int quiet_ok, int c
     }
 }
 
+/* "noise floor widened by recorded drift: N comparisons (up to F% on
+ * CASE [METRIC], from K runs)", when the drift floor widened any. */
+static void print_drift(FILE *out, const bh_regress_report *r)
+{
+    const bh_regress_item *top = NULL;
+
+    if (r->n_drift == 0)
+        return;
+    for (size_t i = 0; i < r->n; i++) {
+        const bh_regress_item *it = &r->items[i];
+
+        if (it->drift.runs && it->drift.floor > it->drift.config_floor &&
+            (!top || it->drift.floor > top->drift.floor))
+            top = it;
+    }
+    fprintf(out, "noise floor widened by recorded drift: %zu comparison%s (up to %.1f%% on %s [%s], "
+                 "from %zu earlier runs)\n",
+            r->n_drift, r->n_drift == 1 ? "" : "s", 100.0 * top->drift.floor, top->case_id,
+            top->metric, top->drift.runs);
+}
+
 void bh_compare_print_summary(FILE *out, const bh_regress_report *r)
 {
     static const bh_regress_kind order[] = {
@@ -177,4 +198,5 @@ void bh_compare_print_summary(FILE *out, const bh_regress_report *r)
                     r->severities[BH_SEVERITY_MINOR]);
     }
     fputc('\n', out);
+    print_drift(out, r);
 }

@@ -83,6 +83,30 @@ int bh_store_find_commit(bh_store *s, const char *config, const char *fingerprin
                          char *const *commits, size_t n, int64_t *id, size_t *which,
                          bh_error *e);
 
+/* The metric name of the time per iteration in bh_store_recent. */
+#define BH_STORE_TIME_METRIC "time"
+
+/* The recent values of one (case, metric) of a config. */
+typedef struct bh_store_recent {
+    char *case_id;
+    char *metric;   /* BH_STORE_TIME_METRIC or an extra metric */
+    double *values; /* newest first: "time" the case's value (median of
+                       the run medians, ns/iter), an extra metric the
+                       median of its values */
+    size_t n, cap;
+} bh_store_recent;
+
+/* The newest `window` values of every ok case of config (by case id) in
+ * runs measured on a system with fingerprint that started at or before
+ * `before` (an ISO 8601 UTC time as results record it), looked for among
+ * the newest 16 * window such runs (shards store a share of the cases
+ * each). *out is a new array of *n (free with bh_store_recent_free);
+ * entries of one case are adjacent. One query. 0, or -1 with e set. */
+int bh_store_recent_values(bh_store *s, const char *config, const char *fingerprint,
+                           const char *before, size_t window, bh_store_recent **out,
+                           size_t *n, bh_error *e);
+void bh_store_recent_free(bh_store_recent *v, size_t n);
+
 /* The result document of a stored run (caller deletes): run and system
  * as stored, every case with its params, settings, status, raw samples
  * and metrics per run, and summary; verdicts are null (they belonged to
