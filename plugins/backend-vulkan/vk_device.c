@@ -6,9 +6,13 @@
  */
 #include "vk_internal.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The least bind_max BHOST_VK_MAX_RANGE can set (bytes). */
+#define BIND_MIN 1024u
 
 bhost_status bh_vk_make_buffer(bhost_dev *dev, uint64_t bytes,
                                VkMemoryPropertyFlags need,
@@ -134,6 +138,44 @@ static void release(bhost_dev *dev)
     free(dev);
 }
 
+/* Sets dev->bind_max and bind_align from the device limits, bind_max
+ * lowered by BHOST_VK_MAX_RANGE (bytes, a test and debug knob; clamped
+ * to [BIND_MIN, maxStorageBufferRange]). INVALID for a value that is not
+ * a decimal byte count. */
+static bhost_status bind_limits(bhost_dev *dev)
+{
+    const VkPhysicalDeviceLimits *l = &dev->phys->props.limits;
+    const char *env = getenv("BHOST_VK_MAX_RANGE");
+    uint64_t max = l->maxStorageBufferRange;
+
+    dev->bind_align = l->minStorageBufferOffsetAlignment > 0
+                          ? l->minStorageBufferOffsetAlignment
+                          : 1;
+    if (env != NULL && *env != '\0') {
+        char *end = NULL;
+        unsigned long long v;
+
+        errno = 0;
+        v = strtoull(env, &end, 10);
+        if (errno != 0 || end == env || *end != '\0' || *env == '-')
+            return bh_vk_fail(dev->h, BHOST_E_INVALID,
+                              "open: BHOST_VK_MAX_RANGE=%s: expected a byte "
+                              "count",
+                              env);
+        if (v < BIND_MIN)
+            v = BIND_MIN;
+        if (v < max)
+            max = v;
+    }
+    dev->bind_max = max;
+    if (dev->bind_max < 2 * dev->bind_align + 8)
+        return bh_vk_fail(dev->h, BHOST_E_UNSUPPORTED,
+                          "open: maxStorageBufferRange %" PRIu64
+                          " too small for offset alignment %" PRIu64,
+                          dev->bind_max, dev->bind_align);
+    return BHOST_OK;
+}
+
 /* Opens device index: VkDevice, queue, shared layouts, the NULL stream.
  * Pipelines are built on the first get_kernel(). [main] */
 bhost_status BHOST_ABI bh_vk_open(uint32_t index, bhost_host *h,
@@ -157,7 +199,9 @@ bhost_status BHOST_ABI bh_vk_open(uint32_t index, bhost_host *h,
     dev->index = index;
     dev->h = h;
     dev->phys = bh_vk_phys_get(index);
-    st = create_device(dev);
+    st = bind_limits(dev);
+    if (st == BHOST_OK)
+        st = create_device(dev);
     if (st == BHOST_OK)
         st = bh_vk_layouts(dev);
     if (st == BHOST_OK)
@@ -167,11 +211,13 @@ bhost_status BHOST_ABI bh_vk_open(uint32_t index, bhost_host *h,
         return st;
     }
     bh_vk_log(h, BHOST_LOG_INFO, "device %" PRIu32 ": %s, queue family %" PRIu32
-              ", %" PRIu32 " timestamp bits, period %g ns%s",
+              ", %" PRIu32 " timestamp bits, period %g ns%s, kernel bindings "
+              "of at most %" PRIu64 " bytes at %" PRIu64 "-byte offsets",
               index, dev->phys->props.deviceName, dev->phys->queue_family,
               dev->phys->timestamp_bits,
               (double)dev->phys->props.limits.timestampPeriod,
-              dev->phys->has_f64 ? ", f64" : "");
+              dev->phys->has_f64 ? ", f64" : "", dev->bind_max,
+              dev->bind_align);
     *out = dev;
     return BHOST_OK;
 }

@@ -221,6 +221,10 @@ struct bhost_dev {
     uint64_t live_bufs;
     uint32_t kernels_tried;  /* pipelines built (or failed) once */
     uint32_t reserved;
+    uint64_t bind_max;   /* bytes one kernel binding may span:
+                            maxStorageBufferRange, or less by
+                            BHOST_VK_MAX_RANGE */
+    uint64_t bind_align; /* minStorageBufferOffsetAlignment (>= 1) */
 };
 
 /* ---- backend_vulkan.c --------------------------------------------------- */
@@ -322,9 +326,17 @@ unsigned char *bh_vk_staging(bhost_stream *s, uint64_t n, VkBuffer *buf,
  * batch completes. */
 bhost_status bh_vk_readback(bhost_stream *s, void *dst, const void *src,
                             uint64_t n);
+/* One storage-buffer binding: range bytes of buf from off (off a
+ * multiple of bind_align, range at most bind_max). */
+typedef struct bh_vk_bind {
+    const bhost_buf *buf;
+    uint64_t off;
+    uint64_t range;
+} bh_vk_bind;
+
 /* A descriptor set of the recording batch with bindings 0..2 set to
- * b[0..2] (whole buffers). VK_NULL_HANDLE after set_error. */
-VkDescriptorSet bh_vk_descriptors(bhost_stream *s, bhost_buf *const b[3]);
+ * b[0..2]. VK_NULL_HANDLE after set_error. */
+VkDescriptorSet bh_vk_descriptors(bhost_stream *s, const bh_vk_bind b[3]);
 
 /* ---- vk_copy.c ---------------------------------------------------------- */
 
@@ -360,5 +372,37 @@ void bh_vk_kernels_release(bhost_dev *dev);
 /* The kernel or extension table for id, or NULL. Builds the device's
  * pipelines on first use. [instance] */
 const void *bh_vk_kernel(bhost_dev *dev, const char *id);
+
+/* Common checks of a kernel call (device, stream, args) and the device's
+ * pipelines built; *t is the stream to record into. [instance] */
+bhost_status bh_vk_kernel_call(bhost_dev *dev, bhost_stream *s,
+                               const void *args, const char *op,
+                               bhost_stream **t);
+
+/* Element size of the kernel dtypes (0 for others: F32, F64 with
+ * shaderFloat64); *f = 1 for F64. */
+uint64_t bh_vk_elem(const bhost_dev *dev, bhost_dtype t, int *f);
+
+/* Fills *b to bind elements [start, start + count) of buf (element size
+ * es, the elements within buf): the offset rounded down to bind_align,
+ * *skip = the elements before start in the binding. count 0 binds a
+ * short valid range. UNSUPPORTED (after set_error naming op and what)
+ * when the range exceeds bind_max. */
+bhost_status bh_vk_bind_elems(const bhost_dev *dev, const bhost_buf *buf,
+                              uint64_t start, uint64_t count, uint64_t es,
+                              const char *op, const char *what, bh_vk_bind *b,
+                              uint32_t *skip);
+
+/* Records one dispatch of pipeline p over bindings b[0..2] with push
+ * constants push[0..push_bytes). [instance] */
+bhost_status bh_vk_dispatch(bhost_stream *t, VkPipeline p,
+                            const bh_vk_bind b[3], const void *push,
+                            uint32_t push_bytes, uint32_t gx, uint32_t gy);
+
+/* ---- vk_gemm.c ---------------------------------------------------------- */
+/* bhost.kernel.gemm/1 run(): C = alpha op(A) op(B) + beta C, split into
+ * pieces whose bindings fit bind_max. [instance] */
+bhost_status BHOST_ABI bh_vk_gemm_run(bhost_dev *dev, bhost_stream *s,
+                                      const bhost_gemm_args *g);
 
 #endif /* BH_BACKEND_VK_INTERNAL_H */

@@ -1,9 +1,11 @@
 /*
  * vk_kernels.c -- the compute pipelines (SPIR-V from the shaders/ folder,
  * compiled by glslc at build time, f32 and f64 variants) and the kernel
- * tables gemm, axpy, reduce; the build_stats and device_index extensions.
- * Pipelines are built on the first get_kernel() of a device, through the
- * device's VkPipelineCache.
+ * tables gemm, axpy, reduce (gemm's run() in vk_gemm.c); the build_stats
+ * and device_index extensions; the bindings of buffer ranges the kernels
+ * share. axpy and reduce run over pieces of at most bind_max bytes that
+ * start aligned. Pipelines are built on the first get_kernel() of a
+ * device, through the device's VkPipelineCache.
  */
 #include "vk_internal.h"
 
@@ -192,8 +194,7 @@ static bhost_status ensure_pipes(bhost_dev *dev)
     return st;
 }
 
-/* Element size of the kernel dtypes (0 for others); *f = 1 for F64. */
-static uint64_t elem(const bhost_dev *dev, bhost_dtype t, int *f)
+uint64_t bh_vk_elem(const bhost_dev *dev, bhost_dtype t, int *f)
 {
     *f = t == BHOST_DTYPE_F64;
     if (t == BHOST_DTYPE_F32)
@@ -203,10 +204,9 @@ static uint64_t elem(const bhost_dev *dev, bhost_dtype t, int *f)
     return 0;
 }
 
-/* Records one dispatch of pipeline p over buffers b[0..2]. */
-static bhost_status dispatch(bhost_stream *t, VkPipeline p,
-                             bhost_buf *const b[3], const void *push,
-                             uint32_t push_bytes, uint32_t gx, uint32_t gy)
+bhost_status bh_vk_dispatch(bhost_stream *t, VkPipeline p,
+                            const bh_vk_bind b[3], const void *push,
+                            uint32_t push_bytes, uint32_t gx, uint32_t gy)
 {
     VkCommandBuffer cb = bh_vk_record(t);
     VkDescriptorSet set;
@@ -225,8 +225,7 @@ static bhost_status dispatch(bhost_stream *t, VkPipeline p,
     return BHOST_OK;
 }
 
-/* Common checks of a kernel call: device, stream, args, pipelines. */
-static bhost_status check_call(bhost_dev *dev, bhost_stream *s,
+bhost_status bh_vk_kernel_call(bhost_dev *dev, bhost_stream *s,
                                const void *args, const char *op,
                                bhost_stream **t)
 {
@@ -237,53 +236,88 @@ static bhost_status check_call(bhost_dev *dev, bhost_stream *s,
     return st == BHOST_OK ? ensure_pipes(dev) : st;
 }
 
-/* BHOST_OK when buf holds bytes and can be bound as a storage buffer. */
-static bhost_status bindable(const bhost_dev *dev, const bhost_buf *buf,
-                             uint64_t bytes, const char *op, const char *what)
+bhost_status bh_vk_bind_elems(const bhost_dev *dev, const bhost_buf *buf,
+                              uint64_t start, uint64_t count, uint64_t es,
+                              const char *op, const char *what, bh_vk_bind *b,
+                              uint32_t *skip)
 {
-    bhost_status st = bh_vk_check_range(dev, buf, 0, bytes, op, what);
+    uint64_t first = start * es, off, end;
 
-    if (st == BHOST_OK &&
-        buf->size > dev->phys->props.limits.maxStorageBufferRange)
+    b->buf = buf;
+    *skip = 0;
+    if (count == 0) { /* not read: any valid range */
+        b->off = 0;
+        b->range = buf->size < dev->bind_max ? buf->size : dev->bind_max;
+        return BHOST_OK;
+    }
+    off = first - first % dev->bind_align;
+    end = first + count * es;
+    if ((first - off) % es != 0 || end - off > dev->bind_max)
+        return bh_vk_fail(dev->h, BHOST_E_UNSUPPORTED,
+                          "%s: %s: %" PRIu64 " bytes at offset %" PRIu64
+                          " cannot be bound (binding limit %" PRIu64
+                          " bytes, offset alignment %" PRIu64 ")",
+                          op, what, count * es, first, dev->bind_max,
+                          dev->bind_align);
+    b->off = off;
+    b->range = end - off;
+    *skip = (uint32_t)((first - off) / es);
+    return BHOST_OK;
+}
+
+/* Elements per piece of a vector kernel over a large buffer: the most
+ * whose bytes fit bind_max and keep every piece start aligned. */
+static uint64_t vector_piece(const bhost_dev *dev, uint64_t es)
+{
+    uint64_t unit = dev->bind_align > es ? dev->bind_align : es;
+
+    return (dev->bind_max - dev->bind_max % unit) / es;
+}
+
+/* Binds elements [start, start + count) of buf for a vector kernel: whole
+ * pieces start aligned, so the shader needs no element offset. */
+static bhost_status bind_vector(const bhost_dev *dev, const bhost_buf *buf,
+                                uint64_t start, uint64_t count, uint64_t es,
+                                const char *op, const char *what,
+                                bh_vk_bind *b)
+{
+    uint32_t skip;
+    bhost_status st = bh_vk_bind_elems(dev, buf, start, count, es, op, what,
+                                       b, &skip);
+
+    if (st == BHOST_OK && skip != 0)
         st = bh_vk_fail(dev->h, BHOST_E_UNSUPPORTED,
-                        "%s: %s buffer of %" PRIu64
-                        " bytes exceeds maxStorageBufferRange",
-                        op, what, buf->size);
+                        "%s: %s piece at element %" PRIu64
+                        " is not aligned to %" PRIu64 " bytes",
+                        op, what, start, dev->bind_align);
     return st;
 }
 
-/* y = alpha x + y (F32; F64 with shaderFloat64). [instance] */
+/* y = alpha x + y (F32; F64 with shaderFloat64), in pieces of at most
+ * bind_max bytes. [instance] */
 static bhost_status BHOST_ABI axpy_run(bhost_dev *dev, bhost_stream *s,
                                        const bhost_axpy_args *a)
 {
     bhost_stream *t;
     unsigned char push[16];
-    uint32_t n32, groups;
-    uint64_t es;
+    uint64_t es, step;
     int f;
-    bhost_status st = check_call(dev, s, a, "axpy", &t);
+    bhost_status st = bh_vk_kernel_call(dev, s, a, "axpy", &t);
 
     if (st != BHOST_OK)
         return st;
     if (!BHOST_HAS(bhost_axpy_args, a, y))
         return bh_vk_fail(dev->h, BHOST_E_INVALID, "axpy: struct too small");
-    es = elem(dev, a->type, &f);
+    es = bh_vk_elem(dev, a->type, &f);
     if (es == 0 || a->n > INT32_MAX)
         return bh_vk_fail(dev->h, BHOST_E_UNSUPPORTED,
                           "axpy: dtype %" PRId32 " or n=%" PRIu64
                           " unsupported (F32, F64 with shaderFloat64; n < 2^31)",
                           a->type, a->n);
-    st = bindable(dev, a->x, a->n * es, "axpy", "x");
+    st = bh_vk_check_range(dev, a->x, 0, a->n * es, "axpy", "x");
     if (st == BHOST_OK)
-        st = bindable(dev, a->y, a->n * es, "axpy", "y");
-    if (st != BHOST_OK || a->n == 0)
-        return st;
-    n32 = (uint32_t)a->n;
-    groups = (n32 + 255) / 256;
-    if (groups > 65535)
-        groups = 65535;
+        st = bh_vk_check_range(dev, a->y, 0, a->n * es, "axpy", "y");
     memset(push, 0, sizeof(push));
-    memcpy(push, &n32, 4);
     if (f) {
         memcpy(push + 8, &a->alpha, 8);
     } else {
@@ -291,12 +325,23 @@ static bhost_status BHOST_ABI axpy_run(bhost_dev *dev, bhost_stream *s,
 
         memcpy(push + 8, &al, 4);
     }
-    {
-        bhost_buf *b[3] = {(bhost_buf *)a->x, a->y, a->y};
+    step = vector_piece(dev, es);
+    for (uint64_t i0 = 0; i0 < a->n && st == BHOST_OK; i0 += step) {
+        uint32_t n32 = (uint32_t)(a->n - i0 < step ? a->n - i0 : step);
+        uint32_t groups = (n32 + 255) / 256;
+        bh_vk_bind b[3];
 
-        return dispatch(t, dev->pipes.p[f][BH_VK_P_AXPY], b, push,
-                        sizeof(push), groups, 1);
+        st = bind_vector(dev, a->x, i0, n32, es, "axpy", "x", &b[0]);
+        if (st == BHOST_OK)
+            st = bind_vector(dev, a->y, i0, n32, es, "axpy", "y", &b[1]);
+        if (st != BHOST_OK)
+            break;
+        b[2] = b[1];
+        memcpy(push, &n32, 4);
+        st = bh_vk_dispatch(t, dev->pipes.p[f][BH_VK_P_AXPY], b, push,
+                            sizeof(push), groups > 65535 ? 65535 : groups, 1);
     }
+    return st;
 }
 
 /* The per-stream scratch buffer for reduce partials. */
@@ -321,24 +366,68 @@ static bhost_buf *scratch(bhost_stream *t)
     return b;
 }
 
-/* result[0] = sum/min/max of x[0..n): G workgroups write partials, one
- * workgroup combines them. [instance] */
+/* Pass 1 of a reduce over pieces of x of at most step elements: piece q
+ * writes its partials to part from element r0 on, each piece taking an
+ * equal share of the at most max_groups partials. *total is how many
+ * partials were written. push[0..2] = n, op, r0. */
+static bhost_status reduce_pieces(bhost_stream *t, const bhost_reduce_args *a,
+                                  uint64_t es, int f, uint64_t step,
+                                  uint64_t max_groups, bhost_buf *part,
+                                  uint32_t push[3], uint32_t *total)
+{
+    const bhost_dev *dev = t->dev;
+    uint64_t pieces = (a->n + step - 1) / step, share;
+    bhost_status st = BHOST_OK;
+
+    if (pieces > max_groups)
+        return bh_vk_fail(dev->h, BHOST_E_UNSUPPORTED,
+                          "reduce: n=%" PRIu64 " needs %" PRIu64
+                          " pieces of %" PRIu64 " bytes; at most %" PRIu64,
+                          a->n, pieces, step * es, max_groups);
+    share = max_groups / pieces;
+    push[2] = 0;
+    for (uint64_t i0 = 0; i0 < a->n && st == BHOST_OK; i0 += step) {
+        uint64_t np = a->n - i0 < step ? a->n - i0 : step;
+        uint64_t groups = (np + 255) / 256;
+        bh_vk_bind b[3];
+
+        if (groups > share)
+            groups = share;
+        st = bind_vector(dev, a->x, i0, np, es, "reduce", "x", &b[0]);
+        if (st == BHOST_OK)
+            st = bind_vector(dev, part, 0, max_groups, es, "reduce",
+                             "partials", &b[1]);
+        if (st != BHOST_OK)
+            break;
+        b[2] = b[1];
+        push[0] = (uint32_t)np;
+        st = bh_vk_dispatch(t, dev->pipes.p[f][BH_VK_P_REDUCE], b, push,
+                            3 * sizeof(uint32_t), (uint32_t)groups, 1);
+        push[2] += (uint32_t)groups;
+    }
+    *total = push[2];
+    return st;
+}
+
+/* result[0] = sum/min/max of x[0..n): workgroups over (pieces of) x write
+ * partials, one workgroup combines them. [instance] */
 static bhost_status BHOST_ABI reduce_run(bhost_dev *dev, bhost_stream *s,
                                          const bhost_reduce_args *a)
 {
     bhost_stream *t;
     bhost_buf *part;
-    uint32_t push[2], groups;
-    uint64_t es;
+    bh_vk_bind b[3];
+    uint32_t push[3], total = 0;
+    uint64_t es, max_groups;
     int f;
-    bhost_status st = check_call(dev, s, a, "reduce", &t);
+    bhost_status st = bh_vk_kernel_call(dev, s, a, "reduce", &t);
 
     if (st != BHOST_OK)
         return st;
     if (!BHOST_HAS(bhost_reduce_args, a, result) || a->reserved != 0)
         return bh_vk_fail(dev->h, BHOST_E_INVALID,
                           "reduce: struct too small or reserved != 0");
-    es = elem(dev, a->type, &f);
+    es = bh_vk_elem(dev, a->type, &f);
     if (es == 0 || a->n > INT32_MAX)
         return bh_vk_fail(dev->h, BHOST_E_UNSUPPORTED,
                           "reduce: dtype %" PRId32 " or n=%" PRIu64
@@ -349,121 +438,39 @@ static bhost_status BHOST_ABI reduce_run(bhost_dev *dev, bhost_stream *s,
     if (a->n == 0 && a->op != BHOST_REDUCE_SUM)
         return bh_vk_fail(dev->h, BHOST_E_INVALID,
                           "reduce: min/max of zero elements");
-    st = bindable(dev, a->x, a->n * es, "reduce", "x");
+    st = bh_vk_check_range(dev, a->x, 0, a->n * es, "reduce", "x");
     if (st == BHOST_OK)
-        st = bindable(dev, a->result, es, "reduce", "result");
+        st = bh_vk_check_range(dev, a->result, 0, es, "reduce", "result");
+    if (st == BHOST_OK)
+        st = bind_vector(dev, a->result, 0, 1, es, "reduce", "result", &b[1]);
     if (st != BHOST_OK)
         return st;
-    groups = (uint32_t)((a->n + 255) / 256);
-    if (groups > BH_VK_REDUCE_GROUPS)
-        groups = BH_VK_REDUCE_GROUPS;
-    push[0] = (uint32_t)a->n;
+    b[2] = b[1];
     push[1] = (uint32_t)a->op;
-    if (groups <= 1) {
-        bhost_buf *b[3] = {(bhost_buf *)a->x, a->result, a->result};
-
-        return dispatch(t, dev->pipes.p[f][BH_VK_P_REDUCE], b, push,
-                        sizeof(push), 1, 1);
+    push[2] = 0;
+    if (a->n <= 256) { /* one workgroup straight into the result */
+        st = bind_vector(dev, a->x, 0, a->n, es, "reduce", "x", &b[0]);
+        push[0] = (uint32_t)a->n;
+        return st != BHOST_OK ? st
+                              : bh_vk_dispatch(t, dev->pipes.p[f][BH_VK_P_REDUCE],
+                                               b, push, sizeof(push), 1, 1);
     }
     part = scratch(t);
     if (part == NULL)
         return BHOST_E_NOMEM;
-    {
-        bhost_buf *b1[3] = {(bhost_buf *)a->x, part, part};
-        bhost_buf *b2[3] = {part, a->result, a->result};
-
-        st = dispatch(t, dev->pipes.p[f][BH_VK_P_REDUCE], b1, push,
-                      sizeof(push), groups, 1);
-        push[0] = groups;
-        if (st == BHOST_OK)
-            st = dispatch(t, dev->pipes.p[f][BH_VK_P_REDUCE], b2, push,
-                          sizeof(push), 1, 1);
-    }
-    return st;
-}
-
-/* Checks one gemm operand: ld >= rows, span below 2^32 elements, inside
- * its buffer. */
-static bhost_status check_matrix(const bhost_dev *dev, const bhost_buf *buf,
-                                 uint64_t rows, uint64_t cols, uint64_t ld,
-                                 uint64_t es, const char *what)
-{
-    uint64_t span;
-
-    if (ld < (rows > 1 ? rows : 1) || ld > UINT32_MAX)
-        return bh_vk_fail(dev->h, BHOST_E_INVALID,
-                          "gemm: ld%s=%" PRIu64 " invalid for %" PRIu64 " rows",
-                          what, ld, rows);
-    span = rows == 0 || cols == 0 ? 0 : ld * (cols - 1) + rows;
-    if (span > UINT32_MAX)
-        return bh_vk_fail(dev->h, BHOST_E_UNSUPPORTED,
-                          "gemm: matrix %s spans 2^32 elements or more", what);
-    return bindable(dev, buf, span * es, "gemm", what);
-}
-
-/* C = alpha op(A) op(B) + beta C, all F32 or all F64. [instance] */
-static bhost_status BHOST_ABI gemm_run(bhost_dev *dev, bhost_stream *s,
-                                       const bhost_gemm_args *g)
-{
-    bhost_stream *t;
-    uint32_t push[12];
-    uint64_t es, gx, gy;
-    int f;
-    bhost_status st = check_call(dev, s, g, "gemm", &t);
-
+    max_groups = dev->bind_max / es;
+    if (max_groups > BH_VK_REDUCE_GROUPS)
+        max_groups = BH_VK_REDUCE_GROUPS;
+    st = reduce_pieces(t, a, es, f, vector_piece(dev, es), max_groups, part,
+                       push, &total);
+    if (st == BHOST_OK)
+        st = bind_vector(dev, part, 0, total, es, "reduce", "partials", &b[0]);
     if (st != BHOST_OK)
         return st;
-    if (!BHOST_HAS(bhost_gemm_args, g, c) || g->reserved != 0)
-        return bh_vk_fail(dev->h, BHOST_E_INVALID,
-                          "gemm: struct too small or reserved != 0");
-    es = elem(dev, g->c_type, &f);
-    if (es == 0 || g->a_type != g->c_type || g->b_type != g->c_type ||
-        g->compute_type != g->c_type)
-        return bh_vk_fail(dev->h, BHOST_E_UNSUPPORTED,
-                          "gemm: dtypes a=%" PRId32 " b=%" PRId32 " c=%" PRId32
-                          " compute=%" PRId32 " unsupported (all F32, or all "
-                          "F64 with shaderFloat64)",
-                          g->a_type, g->b_type, g->c_type, g->compute_type);
-    if (g->trans_a > 1 || g->trans_b > 1)
-        return bh_vk_fail(dev->h, BHOST_E_INVALID,
-                          "gemm: trans flags must be 0 or 1");
-    if (g->m > UINT32_MAX || g->n > UINT32_MAX || g->k > UINT32_MAX)
-        return bh_vk_fail(dev->h, BHOST_E_UNSUPPORTED,
-                          "gemm: dimensions of 2^32 or more");
-    st = bh_be_check_gemm_operands(&bh_vk_be, dev, g, es, es, check_matrix);
-    if (st != BHOST_OK || g->m == 0 || g->n == 0)
-        return st;
-    gx = (g->m + 15) / 16;
-    gy = (g->n + 15) / 16;
-    if (gx > dev->phys->props.limits.maxComputeWorkGroupCount[0] ||
-        gy > dev->phys->props.limits.maxComputeWorkGroupCount[1])
-        return bh_vk_fail(dev->h, BHOST_E_UNSUPPORTED,
-                          "gemm: %" PRIu64 " x %" PRIu64
-                          " workgroups exceed the device limit", gx, gy);
-    push[0] = (uint32_t)g->m;
-    push[1] = (uint32_t)g->n;
-    push[2] = (uint32_t)g->k;
-    push[3] = (uint32_t)g->lda;
-    push[4] = (uint32_t)g->ldb;
-    push[5] = (uint32_t)g->ldc;
-    push[6] = g->trans_a;
-    push[7] = g->trans_b;
-    if (f) {
-        memcpy(&push[8], &g->alpha, 8);
-        memcpy(&push[10], &g->beta, 8);
-    } else {
-        float al = (float)g->alpha, be = (float)g->beta;
-
-        memcpy(&push[8], &al, 4);
-        memcpy(&push[9], &be, 4);
-        push[10] = push[11] = 0;
-    }
-    {
-        bhost_buf *b[3] = {(bhost_buf *)g->a, (bhost_buf *)g->b, g->c};
-
-        return dispatch(t, dev->pipes.p[f][BH_VK_P_GEMM], b, push,
-                        sizeof(push), (uint32_t)gx, (uint32_t)gy);
-    }
+    push[0] = total;
+    push[2] = 0;
+    return bh_vk_dispatch(t, dev->pipes.p[f][BH_VK_P_REDUCE], b, push,
+                          sizeof(push), 1, 1);
 }
 
 /* build_stats.build: every pipeline again, without (COLD) or through
@@ -506,7 +513,7 @@ static uint32_t BHOST_ABI index_of(bhost_dev *dev)
 }
 
 static const bhost_kernel_gemm gemm_table = {sizeof(bhost_kernel_gemm), 0,
-                                             gemm_run};
+                                             bh_vk_gemm_run};
 static const bhost_kernel_axpy axpy_table = {sizeof(bhost_kernel_axpy), 0,
                                              axpy_run};
 static const bhost_kernel_reduce reduce_table = {sizeof(bhost_kernel_reduce), 0,

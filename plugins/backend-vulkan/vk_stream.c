@@ -275,7 +275,7 @@ bhost_status bh_vk_readback(bhost_stream *s, void *dst, const void *src,
     return BHOST_OK;
 }
 
-VkDescriptorSet bh_vk_descriptors(bhost_stream *s, bhost_buf *const buf[3])
+VkDescriptorSet bh_vk_descriptors(bhost_stream *s, const bh_vk_bind buf[3])
 {
     bh_vk_batch *b = &s->batch[s->cur];
     VkDescriptorSetAllocateInfo ai;
@@ -298,9 +298,9 @@ VkDescriptorSet bh_vk_descriptors(bhost_stream *s, bhost_buf *const buf[3])
     b->sets++;
     memset(w, 0, sizeof(w));
     for (uint32_t i = 0; i < 3; i++) {
-        info[i].buffer = buf[i]->buf;
-        info[i].offset = 0;
-        info[i].range = VK_WHOLE_SIZE;
+        info[i].buffer = buf[i].buf->buf;
+        info[i].offset = buf[i].off;
+        info[i].range = buf[i].range;
         w[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
         w[i].dstSet = set;
         w[i].dstBinding = i;

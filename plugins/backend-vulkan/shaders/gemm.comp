@@ -1,6 +1,8 @@
 #version 450
 // C = alpha op(A) op(B) + beta C, column-major as BLAS, 16 x 16 tiles in
 // shared memory; one invocation per element of C. beta == 0 never reads C.
+// A, B and C start at elements ao, bo, co of their bindings (the host binds
+// sub-ranges of large buffers, offsets rounded down to the alignment).
 #include "common.glsl"
 
 layout(local_size_x = 16, local_size_y = 16) in;
@@ -9,7 +11,8 @@ layout(std430, set = 0, binding = 1) readonly buffer B { T b[]; };
 layout(std430, set = 0, binding = 2) buffer C { T c[]; };
 layout(push_constant) uniform P {
     uint m, n, k, lda, ldb, ldc, ta, tb;
-    T alpha; // offset 32
+    uint ao, bo, co, pad;
+    T alpha; // offset 48
     T beta;
 } p;
 
@@ -18,12 +21,12 @@ shared T Bs[16][16]; // Bs[j][l] = B(l0 + l, col0 + j)
 
 T load_a(uint i, uint l)
 {
-    return p.ta == 0u ? a[i + l * p.lda] : a[l + i * p.lda];
+    return p.ta == 0u ? a[p.ao + i + l * p.lda] : a[p.ao + l + i * p.lda];
 }
 
 T load_b(uint l, uint j)
 {
-    return p.tb == 0u ? b[l + j * p.ldb] : b[j + l * p.ldb];
+    return p.tb == 0u ? b[p.bo + l + j * p.ldb] : b[p.bo + j + l * p.ldb];
 }
 
 void main()
@@ -46,7 +49,7 @@ void main()
     if (i < p.m && j < p.n) {
         T v = p.alpha * acc;
         if (p.beta != T(0))
-            v += p.beta * c[i + j * p.ldc];
-        c[i + j * p.ldc] = v;
+            v += p.beta * c[p.co + i + j * p.ldc];
+        c[p.co + i + j * p.ldc] = v;
     }
 }

@@ -1,7 +1,8 @@
 #version 450
 // One pass of a two-pass reduction: workgroup g combines its grid-stride
-// share of x[0..n) and writes r[g]. op: 1 sum, 2 min, 3 max (a NaN wins).
-// The host runs it over x with G groups, then over r[0..G) with 1 group.
+// share of x[0..n) and writes r[r0 + g]. op: 1 sum, 2 min, 3 max (a NaN wins).
+// The host runs it over x (or over each piece of a large x, r0 the first
+// partial of the piece) with G groups in all, then over r[0..G) with 1.
 #include "common.glsl"
 
 layout(local_size_x = 256) in;
@@ -10,6 +11,7 @@ layout(std430, set = 0, binding = 1) writeonly buffer R { T r[]; };
 layout(push_constant) uniform P {
     uint n;
     uint op;
+    uint r0;
 } p;
 
 shared T s[256];
@@ -43,5 +45,5 @@ void main()
         barrier();
     }
     if (tid == 0u)
-        r[gl_WorkGroupID.x] = s[0];
+        r[p.r0 + gl_WorkGroupID.x] = s[0];
 }
