@@ -30,6 +30,7 @@
 #
 #   tools/eval-shard-aa.sh CONFIG [--shards N] [--trials T] [--first K]
 #                                 [--offline | --control] [--build DIR]
+#                                 [--history K | --no-drift]
 #                                 [--keep DIR] [-- extra bhost run arguments]
 #
 # --first K numbers the trials from K (to split trials over several calls:
@@ -42,6 +43,8 @@ trials=1
 first=1
 offline=0
 control=0
+history=0
+drift=1
 keep=
 config=
 extra=()
@@ -52,15 +55,17 @@ while [ $# -gt 0 ]; do
     --first) first=$2; shift 2 ;;
     --offline) offline=1; shift ;;
     --control) control=1; shift ;;
+    --history) history=$2; shift 2 ;;
+    --no-drift) drift=0; shift ;;
     --build) build=$2; shift 2 ;;
     --keep) keep=$2; shift 2 ;;
-    -h|--help) sed -n '2,38p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,44p' "$0"; exit 0 ;;
     --) shift; extra=("$@"); break ;;
     -*) echo "eval-shard-aa: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) config=$1; shift ;;
   esac
 done
-[ -n "$config" ] || { echo "usage: tools/eval-shard-aa.sh CONFIG [--shards N] [--trials T] [--first K] [--offline | --control] [--build DIR] [--keep DIR] [-- ARGS]" >&2; exit 2; }
+[ -n "$config" ] || { echo "usage: tools/eval-shard-aa.sh CONFIG [--shards N] [--trials T] [--first K] [--offline | --control] [--history K | --no-drift] [--build DIR] [--keep DIR] [-- ARGS]" >&2; exit 2; }
 [ $((offline + control)) -lt 2 ] || { echo "eval-shard-aa: --offline and --control exclude each other" >&2; exit 2; }
 bhost="$build/host/cli/bhost"
 [ -x "$bhost" ] || { echo "eval-shard-aa: $bhost not built" >&2; exit 2; }
@@ -74,11 +79,13 @@ if [ -z "${BHOST_GIT_COMMIT:-}" ] && commit=$(git rev-parse HEAD 2>/dev/null); t
   export BHOST_GIT_BRANCH
 fi
 
+store=(--store "$dir/aa.db")
+[ "$drift" -eq 1 ] || store=(--no-store --store "$dir/no-such-store.db")
 gate=()
 run() { # out-file, args...; the exit code goes to $out.rc
   local out=$1; shift
   local t0=$SECONDS rc=0
-  "$bhost" run "$config" --quiet --no-store --results-dir "$dir/results-$t" "${extra[@]}" \
+  "$bhost" run "$config" --quiet "${store[@]}" --results-dir "$dir/results-$t" "${extra[@]}" \
     "$@" --out "$out" 2>"$out.log" || rc=$?
   case $rc in
     0|1|5) ;;
@@ -106,6 +113,11 @@ sharded() {
   echo "$rc" > "$dir/t$t-merged.json.rc"
 }
 
+t=history
+for h in $(seq 1 "$history"); do
+  [ "$h" -eq 1 ] && echo "history: $history plain runs into $dir/aa.db"
+  run "$dir/history-$h.json"
+done
 equal=0
 gates_equal=0
 for t in $(seq "$first" $((first + trials - 1))); do
@@ -122,7 +134,7 @@ for t in $(seq "$first" $((first + trials - 1))); do
     [ "$offline" -eq 1 ] || [ "$cand" = merged ] || continue
     rc=0
     "$bhost" compare "$dir/t$t-base.json" "$dir/t$t-$cand.json" --config "$config" --json \
-      > "$dir/t$t-cmp-$cand.json" || rc=$?
+      --store "${store[-1]}" > "$dir/t$t-cmp-$cand.json" || rc=$?
     if [ $rc -ne 0 ] && [ $rc -ne 5 ]; then echo "eval-shard-aa: compare exited $rc" >&2; exit 2; fi
   done
   rc=0
