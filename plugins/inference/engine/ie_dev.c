@@ -163,7 +163,8 @@ int ie_dbuf_pull(ie_ctx *ctx, ie_dbuf *d, uint64_t off, uint64_t n)
     return IE_OK;
 }
 
-/* Runs one f32 gemm with the given column-major arguments. */
+/* Runs one f32 gemm with the given column-major arguments and waits for
+ * it (stats.gemm_ns: queue to completion). */
 static int gemm(ie_ctx *ctx, uint32_t ta, uint32_t tb, uint64_t m,
                 uint64_t n, uint64_t k, const ie_dbuf *a, uint64_t lda,
                 const ie_dbuf *b, uint64_t ldb, ie_dbuf *c, uint64_t ldc,
@@ -190,6 +191,10 @@ static int gemm(ie_ctx *ctx, uint32_t ta, uint32_t tb, uint64_t m,
     g.b = b->b;
     g.c = c->b;
     st = ctx->gemm->run(ctx->dev, ctx->stream, &g);
+    /* until the device is done: an asynchronous backend returns when the
+     * gemm is queued, and the caller's next step waits for it anyway */
+    if (st == BHOST_OK)
+        st = ctx->be->stream_sync(ctx->dev, ctx->stream);
     ctx->stats.gemm_ns += ctx->host.now_ns(ctx->host.user) - t0;
     ctx->stats.gemm_calls++;
     if (st != BHOST_OK)
