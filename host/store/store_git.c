@@ -2,52 +2,14 @@
 #define _GNU_SOURCE
 #include "store_git.h"
 
-#include "bh_clock.h"
+#include "bh_capture.h"
 #include "bh_mem.h"
 #include "bh_strbuf.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <unistd.h>
-
-extern char **environ;
-
-/* Appends what fd delivers until EOF (0) or the deadline or an error (-1). */
-static int slurp(int fd, uint64_t deadline_ns, bh_strbuf *out)
-{
-    char buf[4096];
-
-    for (;;) {
-        uint64_t now = bh_now_ns();
-        struct pollfd p = {fd, POLLIN, 0};
-        ssize_t k;
-        int rc;
-
-        if (now >= deadline_ns)
-            return -1;
-        rc = poll(&p, 1, (int)((deadline_ns - now) / 1000000u) + 1);
-        if (rc < 0 && errno == EINTR)
-            continue;
-        if (rc <= 0)
-            return -1;
-        k = read(fd, buf, sizeof(buf));
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k < 0)
-            return -1;
-        if (k == 0)
-            return 0;
-        bh_strbuf_append(out, buf, (size_t)k);
-    }
-}
 
 /* True for a line of 40 (SHA-1) or 64 (SHA-256) lowercase hex digits. */
 static int object_id(const char *s, size_t len)
@@ -66,40 +28,25 @@ int bh_store_git_first_parents(const char *dir, size_t max, int timeout_ms, char
     char count[32];
     char *argv[] = {"git", "-C", (char *)(dir ? dir : "."), "rev-list", "--first-parent",
                     "-n", count, "HEAD", NULL};
-    posix_spawn_file_actions_t fa;
     bh_strbuf text = BH_STRBUF_INIT;
     size_t cap = 0;
-    int p[2], status = 0, done, rc;
-    pid_t pid;
+    int status;
+    bh_capture_end end;
 
     *out = NULL;
     *n = 0;
     snprintf(count, sizeof(count), "%zu", max ? max : 1);
-    if (pipe2(p, O_CLOEXEC) != 0)
-        return bh_error_set(e, "git rev-list: pipe: %s", strerror(errno));
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&fa, p[1], 1);
-    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-    rc = posix_spawnp(&pid, "git", &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    close(p[1]);
-    if (rc != 0) {
-        close(p[0]);
-        return bh_error_set(e, "cannot run git: %s", strerror(rc));
+    end = bh_capture(argv, timeout_ms, &text, &status);
+    if (end == BH_CAPTURE_NO_SPAWN) {
+        bh_strbuf_free(&text);
+        return bh_error_set(e, "cannot run git: %s", strerror(status));
     }
-    done = slurp(p[0], bh_now_ns() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 1) * 1000000u,
-                 &text) == 0;
-    close(p[0]);
-    if (!done)
-        kill(pid, SIGKILL);
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    if (!done || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    if (end != BH_CAPTURE_EXITED || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         bh_strbuf_free(&text);
         return bh_error_set(e, "git rev-list --first-parent HEAD in %s %s", dir ? dir : ".",
-                            !done ? "took too long"
-                                  : "failed (not a git work tree, or no commit yet?)");
+                            end == BH_CAPTURE_TIMEOUT
+                                ? "took too long"
+                                : "failed (not a git work tree, or no commit yet?)");
     }
     for (const char *line = bh_strbuf_str(&text); *line;) {
         size_t len = strcspn(line, "\n");
