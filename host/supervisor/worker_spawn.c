@@ -36,10 +36,16 @@ char *bh_self_exe(void)
 {
     char buf[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+    char *slash, *lean;
 
     if (n <= 0)
         return bh_xstrdup("bhost");
     buf[n] = '\0';
+    slash = strrchr(buf, '/');
+    lean = bh_xasprintf("%.*sbhost-worker", slash ? (int)(slash - buf + 1) : 0, buf);
+    if (access(lean, X_OK) == 0)
+        return lean;
+    free(lean);
     return bh_xstrdup(buf);
 }
 

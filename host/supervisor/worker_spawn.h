@@ -32,7 +32,8 @@ typedef struct bh_worker_outcome {
 } bh_worker_outcome;
 
 typedef struct bh_spawn_opts {
-    const char *exe;      /* the bhost binary (re-executed as a worker) */
+    const char *exe;      /* the worker program (bh_self_exe), run as
+                             EXE __worker */
     const char *job;      /* JSON job text written to the job pipe */
     uint64_t timeout_ns;  /* 0 = none */
     size_t log_limit;     /* bytes of stdout/stderr kept */
@@ -50,7 +51,9 @@ int bh_spawn_worker(const bh_spawn_opts *o, bh_worker_outcome *out,
                     bh_error *e);
 void bh_worker_outcome_free(bh_worker_outcome *out);
 
-/* Path of the running bhost executable (free() it). */
+/* The worker program to spawn (free() it): bhost-worker beside the
+ * running executable when it is there and executable (the lean worker),
+ * else the running executable itself (its "__worker" command). */
 char *bh_self_exe(void);
 
 #endif
