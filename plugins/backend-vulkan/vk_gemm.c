@@ -1,6 +1,9 @@
 /*
  * vk_gemm.c -- bhost.kernel.gemm/1 on Vulkan: C = alpha op(A) op(B) +
- * beta C through the 16 x 16 tiled shader (shaders/gemm.comp).
+ * beta C through the 16 x 16 tiled shader (shaders/gemm.comp), or, for a
+ * piece of C with at most GEMV_MAX columns (or rows), the matrix-vector
+ * shader (shaders/gemv.comp): with n = 1 the tiled shader would idle 15 of
+ * its 16 columns of invocations and walk each k serially.
  *
  * One binding may cover at most dev->bind_max bytes (maxStorageBufferRange,
  * or less by BHOST_VK_MAX_RANGE), so a gemm whose operand spans more is
@@ -13,7 +16,8 @@
  * transposed (the engine's X W^T), n for B or C, k for A as stored or B
  * transposed; its inner dimension only when one column alone is too long.
  * The pieces of one (i0, j0) run in k order, the first with beta and the
- * others adding to C (beta 1), each after a barrier.
+ * others adding to C (beta 1), each after a barrier. Each piece picks its
+ * shader by its own shape.
  */
 #include "vk_internal.h"
 
@@ -90,6 +94,86 @@ static bhost_status check_matrix(const bhost_dev *dev, const bhost_buf *buf,
     return bh_vk_check_range(dev, buf, 0, n * es, "gemm", what);
 }
 
+/* C pieces with at most this many columns (or rows) take gemv.comp; its
+ * VMAX is the same. */
+#define GEMV_MAX 8u
+
+/* Workgroups for a grid-stride pass of `groups` over dimension x. */
+static uint32_t grid_x(const bhost_dev *dev, uint64_t groups)
+{
+    uint64_t cap = dev->phys->props.limits.maxComputeWorkGroupCount[0];
+
+    return (uint32_t)(groups < cap ? groups : cap);
+}
+
+/* Records a pm x pn x pk piece on the tiled shader; b and push[8..10]
+ * hold A, B, C. */
+static bhost_status tiled(bhost_stream *t, const bhost_gemm_args *g, int f,
+                          uint64_t pm, uint64_t pn, uint64_t pk,
+                          const bh_vk_bind b[3], uint32_t push[16])
+{
+    push[0] = (uint32_t)pm;
+    push[1] = (uint32_t)pn;
+    push[2] = (uint32_t)pk;
+    push[3] = (uint32_t)g->lda;
+    push[4] = (uint32_t)g->ldb;
+    push[5] = (uint32_t)g->ldc;
+    push[6] = g->trans_a;
+    push[7] = g->trans_b;
+    push[11] = 0;
+    return bh_vk_dispatch(t, t->dev->pipes.p[f][BH_VK_P_GEMM], b, push,
+                          16 * sizeof(uint32_t), (uint32_t)((pm + 15) / 16),
+                          (uint32_t)((pn + 15) / 16));
+}
+
+/* Records a pm x pn x pk piece with pn <= GEMV_MAX or pm <= GEMV_MAX on
+ * gemv.comp: rows of op(A) times the columns of op(B), or (pn larger)
+ * rows of op(B)^T times the columns of op(A)^T, writing C transposed; b
+ * and push[8..10] hold A, B, C and are swapped here for the latter. */
+static bhost_status gemv(bhost_stream *t, const bhost_gemm_args *g, int f,
+                         uint64_t pm, uint64_t pn, uint64_t pk,
+                         const bh_vk_bind b[3], uint32_t push[16])
+{
+    uint32_t lda = (uint32_t)g->lda, ldb = (uint32_t)g->ldb;
+    bh_vk_bind sb[3];
+    uint64_t rows;
+
+    if (pn <= GEMV_MAX) { /* M = op(A), X = op(B) */
+        sb[0] = b[0];
+        sb[1] = b[1];
+        rows = pm;
+        push[1] = (uint32_t)pn;
+        push[3] = g->trans_a ? lda : 1; /* mr, ml */
+        push[4] = g->trans_a ? 1 : lda;
+        push[5] = g->trans_b ? ldb : 1; /* xl, xv */
+        push[6] = g->trans_b ? 1 : ldb;
+        push[7] = 1; /* cr, cv */
+        push[11] = (uint32_t)g->ldc;
+    } else { /* M = op(B)^T, X = op(A)^T, C^T */
+        uint32_t ao = push[8];
+
+        sb[0] = b[1];
+        sb[1] = b[0];
+        push[8] = push[9];
+        push[9] = ao;
+        rows = pn;
+        push[1] = (uint32_t)pm;
+        push[3] = g->trans_b ? 1 : ldb;
+        push[4] = g->trans_b ? ldb : 1;
+        push[5] = g->trans_a ? 1 : lda;
+        push[6] = g->trans_a ? lda : 1;
+        push[7] = (uint32_t)g->ldc;
+        push[11] = 1;
+    }
+    sb[2] = b[2];
+    push[0] = (uint32_t)rows;
+    push[2] = (uint32_t)pk;
+    return bh_vk_dispatch(t, t->dev->pipes.p[f][BH_VK_P_GEMV], sb, push,
+                          16 * sizeof(uint32_t),
+                          grid_x(t->dev, push[4] == 1 ? rows : (rows + 63) / 64),
+                          1);
+}
+
 /* Records the piece of g at (i0, j0, l0) of at most p's block sizes;
  * push holds alpha at word 12 and beta after it (f: F64). */
 static bhost_status piece(bhost_stream *t, const bhost_gemm_args *g,
@@ -121,9 +205,6 @@ static bhost_status piece(bhost_stream *t, const bhost_gemm_args *g,
                               &push[10]);
     if (st != BHOST_OK)
         return st;
-    push[0] = (uint32_t)pm;
-    push[1] = (uint32_t)pn;
-    push[2] = (uint32_t)pk;
     if (l0 != 0) { /* a later piece of k adds to what the first wrote */
         if (f) {
             double one = 1.0;
@@ -135,20 +216,15 @@ static bhost_status piece(bhost_stream *t, const bhost_gemm_args *g,
             memcpy(&push[13], &one, 4);
         }
     }
-    return bh_vk_dispatch(t, dev->pipes.p[f][BH_VK_P_GEMM], b, push,
-                          16 * sizeof(uint32_t), (uint32_t)((pm + 15) / 16),
-                          (uint32_t)((pn + 15) / 16));
+    if (pn <= GEMV_MAX || pm <= GEMV_MAX)
+        return gemv(t, g, f, pm, pn, pk, b, push);
+    return tiled(t, g, f, pm, pn, pk, b, push);
 }
 
-/* Sets the push-constant words common to every piece of g. */
+/* Sets alpha and beta (words 12.., f: F64) and zeroes the rest. */
 static void push_common(const bhost_gemm_args *g, int f, uint32_t push[16])
 {
     memset(push, 0, 16 * sizeof(uint32_t));
-    push[3] = (uint32_t)g->lda;
-    push[4] = (uint32_t)g->ldb;
-    push[5] = (uint32_t)g->ldc;
-    push[6] = g->trans_a;
-    push[7] = g->trans_b;
     if (f) {
         memcpy(&push[12], &g->alpha, 8);
         memcpy(&push[14], &g->beta, 8);

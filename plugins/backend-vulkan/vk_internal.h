@@ -119,7 +119,8 @@ enum {
     BH_VK_P_AXPY = 0,
     BH_VK_P_REDUCE = 1,
     BH_VK_P_GEMM = 2,
-    BH_VK_KERNELS = 3
+    BH_VK_P_GEMV = 3, /* gemm's thin pieces (vk_gemm.c) */
+    BH_VK_KERNELS = 4
 };
 
 /* What vk_loader.c knows of one physical device. */

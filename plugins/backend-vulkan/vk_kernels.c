@@ -32,6 +32,12 @@ static const uint32_t spv_gemm_f32[] = {
 static const uint32_t spv_gemm_f64[] = {
 #include "gemm_f64.inc"
 };
+static const uint32_t spv_gemv_f32[] = {
+#include "gemv_f32.inc"
+};
+static const uint32_t spv_gemv_f64[] = {
+#include "gemv_f64.inc"
+};
 
 static const struct {
     const uint32_t *code;
@@ -39,10 +45,12 @@ static const struct {
 } spv[2][BH_VK_KERNELS] = {
     {{spv_axpy_f32, sizeof(spv_axpy_f32)},
      {spv_reduce_f32, sizeof(spv_reduce_f32)},
-     {spv_gemm_f32, sizeof(spv_gemm_f32)}},
+     {spv_gemm_f32, sizeof(spv_gemm_f32)},
+     {spv_gemv_f32, sizeof(spv_gemv_f32)}},
     {{spv_axpy_f64, sizeof(spv_axpy_f64)},
      {spv_reduce_f64, sizeof(spv_reduce_f64)},
-     {spv_gemm_f64, sizeof(spv_gemm_f64)}},
+     {spv_gemm_f64, sizeof(spv_gemm_f64)},
+     {spv_gemv_f64, sizeof(spv_gemv_f64)}},
 };
 
 #define PUSH_BYTES 64u
