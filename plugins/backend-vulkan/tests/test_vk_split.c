@@ -8,8 +8,10 @@
  * exactly against a host loop (small integers: every sum is exact in
  * F32), with C's padding rows untouched; axpy and reduce over many
  * pieces; a reduce too large for the lowered limit refused with the
- * one-line message; a malformed knob refused at open. Skips (77) when
- * there is no Vulkan device and no lavapipe ICD installed.
+ * one-line message; a malformed knob refused at open. The thin gemms
+ * (C with 1, 2, 5 or 8 columns, or rows: the matrix-vector shader) run
+ * both split and on a device opened without the lowered limit. Skips (77)
+ * when there is no Vulkan device and no lavapipe ICD installed.
  */
 #include <bhost/plugin.h>
 
@@ -102,16 +104,32 @@ static int load_backend(void)
     return lvp ? -1 : 77;
 }
 
-/* Opens device 0 with the binding limit lowered to LIMIT bytes. */
-static int open_limited(void **st)
+/* Opens device 0 with BHOST_VK_MAX_RANGE=limit, or unset (NULL). */
+static int open_with(const char *limit)
 {
-    (void)st;
-    setenv("BHOST_VK_MAX_RANGE", LIMIT, 1);
+    if (limit != NULL)
+        setenv("BHOST_VK_MAX_RANGE", limit, 1);
+    else
+        unsetenv("BHOST_VK_MAX_RANGE");
     if (be->open(0, NULL, &dev) != BHOST_OK) {
         fprintf(stderr, "open: %s\n", last_error);
         return -1;
     }
     return 0;
+}
+
+/* Opens device 0 with the binding limit lowered to LIMIT bytes. */
+static int open_limited(void **st)
+{
+    (void)st;
+    return open_with(LIMIT);
+}
+
+/* Opens device 0 with the device's own binding limit. */
+static int open_whole(void **st)
+{
+    (void)st;
+    return open_with(NULL);
 }
 
 static int close_dev(void **st)
@@ -257,18 +275,74 @@ static void test_gemm_f32(void **st)
     gemm_dtype(BHOST_DTYPE_F32);
 }
 
-/* F64 where the device has shaderFloat64 (lavapipe has). */
-static void test_gemm_f64(void **st)
+/* Whether device 0 has shaderFloat64 (lavapipe has). */
+static int has_f64(void)
 {
     bhost_device_info info;
 
-    (void)st;
     memset(&info, 0, sizeof(info));
     info.struct_size = sizeof(info);
     assert_int_equal(be->device_info(0, &info), BHOST_OK);
-    if (!(info.caps & BHOST_CAP_F64))
+    return (info.caps & BHOST_CAP_F64) != 0;
+}
+
+/* F64 where the device has it. */
+static void test_gemm_f64(void **st)
+{
+    (void)st;
+    if (!has_f64())
         skip();
     gemm_dtype(BHOST_DTYPE_F64);
+}
+
+/* Thin gemms, the matrix-vector shader's: n = 1, 2, 5, 8 with rows on
+ * either side of its 64 lanes and k over several strides of them; m <= 8
+ * (C transposed onto the shader) with n larger; one column and one row
+ * (m = n = 1); k = 0; n = 9, the first width left to the tiled shader. In
+ * split runs a long column of A or B makes k pieces that add up. */
+static const shape thin[] = {
+    {200, 1, 130}, {65, 2, 300}, {129, 5, 64}, {33, 8, 200}, {1, 1, 77},
+    {3, 150, 100}, {8, 70, 9},   {1, 40, 65},  {9, 1, 0},    {40, 9, 50},
+};
+
+static void thin_dtype(bhost_dtype dt)
+{
+    const bhost_kernel_gemm *kg = be->get_kernel(dev, BHOST_KERNEL_GEMM);
+
+    assert_non_null(kg);
+    for (size_t i = 0; i < sizeof(thin) / sizeof(thin[0]); i++)
+        for (uint32_t t = 0; t < 4; t++) {
+            check_gemm(kg, dt, thin[i], t & 1, t >> 1, 1.0, 0.0);
+            check_gemm(kg, dt, thin[i], t & 1, t >> 1, -0.75, 0.5);
+        }
+}
+
+static void test_thin_f32(void **st)
+{
+    (void)st;
+    thin_dtype(BHOST_DTYPE_F32);
+}
+
+static void test_thin_f64(void **st)
+{
+    (void)st;
+    if (!has_f64())
+        skip();
+    thin_dtype(BHOST_DTYPE_F64);
+}
+
+/* More rows than a grid may have workgroups (65535 is the least a device
+ * offers): the matrix-vector shader strides over them. Unsplit only. */
+static void test_thin_tall(void **st)
+{
+    const bhost_kernel_gemm *kg = be->get_kernel(dev, BHOST_KERNEL_GEMM);
+    const shape tall[] = {{70001, 1, 3}, {3, 70001, 2}};
+
+    (void)st;
+    assert_non_null(kg);
+    for (size_t i = 0; i < 2; i++)
+        for (uint32_t t = 0; t < 4; t++)
+            check_gemm(kg, BHOST_DTYPE_F32, tall[i], t & 1, t >> 1, 2.0, -1.0);
 }
 
 /* y = alpha x + y over 5003 F32 elements (about 20 pieces of 1 KiB). */
@@ -372,14 +446,22 @@ static void test_bad_knob(void **st)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {
+    const struct CMUnitTest split[] = {
         cmocka_unit_test(test_gemm_f32), cmocka_unit_test(test_gemm_f64),
+        cmocka_unit_test(test_thin_f32), cmocka_unit_test(test_thin_f64),
         cmocka_unit_test(test_axpy),     cmocka_unit_test(test_reduce),
         cmocka_unit_test(test_bad_knob),
+    };
+    const struct CMUnitTest whole[] = {
+        cmocka_unit_test(test_thin_f32),
+        cmocka_unit_test(test_thin_f64),
+        cmocka_unit_test(test_thin_tall),
     };
     int rc = load_backend();
 
     if (rc != 0)
         return rc == 77 ? 77 : 1;
-    return cmocka_run_group_tests(tests, open_limited, close_dev);
+    rc = cmocka_run_group_tests_name("split", split, open_limited, close_dev);
+    return rc | cmocka_run_group_tests_name("whole", whole, open_whole,
+                                            close_dev);
 }
