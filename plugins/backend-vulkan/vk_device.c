@@ -176,6 +176,29 @@ static bhost_status bind_limits(bhost_dev *dev)
     return BHOST_OK;
 }
 
+/* Sets dev->gemv_subgroups and gemv_rows: subgroup sums where the device
+ * has them unless
+ * BHOST_VK_SUBGROUPS=0 (a test and debug knob, 0 or 1) turns them off.
+ * INVALID for another value. */
+static bhost_status gemv_shape(bhost_dev *dev)
+{
+    const char *env = getenv("BHOST_VK_SUBGROUPS");
+    uint32_t size = dev->phys->subgroup_size;
+    int use = dev->phys->subgroup_sum && size >= 1 && size <= 64;
+
+    if (env != NULL && *env != '\0') {
+        if (strcmp(env, "0") != 0 && strcmp(env, "1") != 0)
+            return bh_vk_fail(dev->h, BHOST_E_INVALID,
+                              "open: BHOST_VK_SUBGROUPS=%s: expected 0 or 1",
+                              env);
+        if (*env == '0')
+            use = 0;
+    }
+    dev->gemv_subgroups = use ? 1u : 0u;
+    dev->gemv_rows = use ? 64 / size : 4;
+    return BHOST_OK;
+}
+
 /* Opens device index: VkDevice, queue, shared layouts, the NULL stream.
  * Pipelines are built on the first get_kernel(). [main] */
 bhost_status BHOST_ABI bh_vk_open(uint32_t index, bhost_host *h,
@@ -201,6 +224,8 @@ bhost_status BHOST_ABI bh_vk_open(uint32_t index, bhost_host *h,
     dev->phys = bh_vk_phys_get(index);
     st = bind_limits(dev);
     if (st == BHOST_OK)
+        st = gemv_shape(dev);
+    if (st == BHOST_OK)
         st = create_device(dev);
     if (st == BHOST_OK)
         st = bh_vk_layouts(dev);
@@ -212,12 +237,14 @@ bhost_status BHOST_ABI bh_vk_open(uint32_t index, bhost_host *h,
     }
     bh_vk_log(h, BHOST_LOG_INFO, "device %" PRIu32 ": %s, queue family %" PRIu32
               ", %" PRIu32 " timestamp bits, period %g ns%s, kernel bindings "
-              "of at most %" PRIu64 " bytes at %" PRIu64 "-byte offsets",
+              "of at most %" PRIu64 " bytes at %" PRIu64 "-byte offsets, "
+              "gemv rows summed by %s",
               index, dev->phys->props.deviceName, dev->phys->queue_family,
               dev->phys->timestamp_bits,
               (double)dev->phys->props.limits.timestampPeriod,
               dev->phys->has_f64 ? ", f64" : "", dev->bind_max,
-              dev->bind_align);
+              dev->bind_align,
+              dev->gemv_subgroups ? "subgroups" : "shared memory");
     *out = dev;
     return BHOST_OK;
 }

@@ -170,7 +170,10 @@ static bhost_status gemv(bhost_stream *t, const bhost_gemm_args *g, int f,
     push[2] = (uint32_t)pk;
     return bh_vk_dispatch(t, t->dev->pipes.p[f][BH_VK_P_GEMV], sb, push,
                           16 * sizeof(uint32_t),
-                          grid_x(t->dev, push[4] == 1 ? rows : (rows + 63) / 64),
+                          grid_x(t->dev, push[4] == 1
+                                             ? (rows + t->dev->gemv_rows - 1) /
+                                                   t->dev->gemv_rows
+                                             : (rows + 63) / 64),
                           1);
 }
 

@@ -131,6 +131,8 @@ typedef struct bh_vk_phys {
     uint32_t queue_family;    /* with VK_QUEUE_COMPUTE_BIT */
     uint32_t timestamp_bits;  /* of that family; 0 = no timestamps */
     uint32_t has_f64;         /* shaderFloat64 */
+    uint32_t subgroup_sum;    /* subgroup arithmetic in compute shaders */
+    uint32_t subgroup_size;   /* its default subgroup size (0: unknown) */
     uint32_t unified;         /* every DEVICE_LOCAL type is host-visible */
     uint64_t local_bytes;     /* sum of DEVICE_LOCAL heaps */
 } bh_vk_phys;
@@ -221,6 +223,11 @@ struct bhost_dev {
     bhost_buf *mapped;       /* host-visible buffers, for direct copies */
     uint64_t live_bufs;
     uint32_t kernels_tried;  /* pipelines built (or failed) once */
+    uint32_t gemv_subgroups; /* gemv sums rows by subgroups (gemv_sg):
+                              * the device has subgroup arithmetic and
+                              * BHOST_VK_SUBGROUPS is not 0 */
+    uint32_t gemv_rows;      /* rows per workgroup of those sums: 64 /
+                              * subgroup size, or 4 in shared memory */
     uint32_t reserved;
     uint64_t bind_max;   /* bytes one kernel binding may span:
                             maxStorageBufferRange, or less by

@@ -38,6 +38,12 @@ static const uint32_t spv_gemv_f32[] = {
 static const uint32_t spv_gemv_f64[] = {
 #include "gemv_f64.inc"
 };
+static const uint32_t spv_gemv_sg_f32[] = {
+#include "gemv_sg_f32.inc"
+};
+static const uint32_t spv_gemv_sg_f64[] = {
+#include "gemv_sg_f64.inc"
+};
 
 static const struct {
     const uint32_t *code;
@@ -51,6 +57,16 @@ static const struct {
      {spv_reduce_f64, sizeof(spv_reduce_f64)},
      {spv_gemm_f64, sizeof(spv_gemm_f64)},
      {spv_gemv_f64, sizeof(spv_gemv_f64)}},
+};
+
+/* gemv's subgroup variant, in place of spv[f][BH_VK_P_GEMV] where
+ * dev->gemv_subgroups. */
+static const struct {
+    const uint32_t *code;
+    size_t bytes;
+} spv_gemv_sg[2] = {
+    {spv_gemv_sg_f32, sizeof(spv_gemv_sg_f32)},
+    {spv_gemv_sg_f64, sizeof(spv_gemv_sg_f64)},
 };
 
 #define PUSH_BYTES 64u
@@ -125,7 +141,8 @@ void bh_vk_kernels_release(bhost_dev *dev)
     dev->dsl = VK_NULL_HANDLE;
 }
 
-/* Builds one pipeline from its SPIR-V (shader module made and dropped). */
+/* Builds one pipeline from its SPIR-V (shader module made and dropped);
+ * gemv from its subgroup variant where dev->gemv_subgroups. */
 static VkResult build_one(bhost_dev *dev, VkPipelineCache cache, int f, int k,
                           VkPipeline *out)
 {
@@ -138,6 +155,10 @@ static VkResult build_one(bhost_dev *dev, VkPipelineCache cache, int f, int k,
     mi.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
     mi.codeSize = spv[f][k].bytes;
     mi.pCode = spv[f][k].code;
+    if (k == BH_VK_P_GEMV && dev->gemv_subgroups) {
+        mi.codeSize = spv_gemv_sg[f].bytes;
+        mi.pCode = spv_gemv_sg[f].code;
+    }
     r = bh_vk.vkCreateShaderModule(dev->dev, &mi, NULL, &mod);
     if (r != VK_SUCCESS)
         return r;

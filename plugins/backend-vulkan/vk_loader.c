@@ -22,6 +22,7 @@ static struct {
     bhost_status st;
     void *lib;
     VkInstance inst;
+    uint32_t api; /* the instance's API version */
     uint32_t count;
     bh_vk_phys phys[BH_VK_MAX_DEVICES];
     char error[384];
@@ -117,6 +118,7 @@ static bhost_status create_instance(void)
     app.pEngineName = "bhost backend-vulkan";
     app.apiVersion = api >= VK_API_VERSION_1_1 ? VK_API_VERSION_1_1
                                                 : VK_API_VERSION_1_0;
+    L.api = app.apiVersion;
     memset(&ci, 0, sizeof(ci));
     ci.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
     ci.pApplicationInfo = &app;
@@ -137,8 +139,35 @@ static bhost_status create_instance(void)
     return BHOST_OK;
 }
 
-/* Fills the compute-queue and memory facts of p; 0 when it has no compute
- * queue. */
+/* Sets p's subgroup facts (Vulkan 1.1 instance and device; else none). */
+static void describe_subgroups(bh_vk_phys *p)
+{
+    PFN_vkGetPhysicalDeviceProperties2 props2 =
+        (PFN_vkGetPhysicalDeviceProperties2)bh_vk.vkGetInstanceProcAddr(
+            L.inst, "vkGetPhysicalDeviceProperties2");
+    VkPhysicalDeviceSubgroupProperties sg;
+    VkPhysicalDeviceProperties2 p2;
+    const VkSubgroupFeatureFlags need = VK_SUBGROUP_FEATURE_BASIC_BIT |
+                                        VK_SUBGROUP_FEATURE_ARITHMETIC_BIT;
+
+    p->subgroup_sum = 0;
+    p->subgroup_size = 0;
+    if (props2 == NULL || L.api < VK_API_VERSION_1_1 ||
+        p->props.apiVersion < VK_API_VERSION_1_1)
+        return;
+    memset(&sg, 0, sizeof(sg));
+    sg.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES;
+    memset(&p2, 0, sizeof(p2));
+    p2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
+    p2.pNext = &sg;
+    props2(p->pd, &p2);
+    p->subgroup_size = sg.subgroupSize;
+    p->subgroup_sum = (sg.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
+                      (sg.supportedOperations & need) == need;
+}
+
+/* Fills the compute-queue, memory and subgroup facts of p; 0 when it has
+ * no compute queue. */
 static int describe_phys(bh_vk_phys *p)
 {
     VkQueueFamilyProperties q[32];
@@ -165,6 +194,7 @@ static int describe_phys(bh_vk_phys *p)
     p->queue_family = best;
     p->timestamp_bits = q[best].timestampValidBits;
     p->has_f64 = f.shaderFloat64 ? 1u : 0u;
+    describe_subgroups(p);
     p->unified = 1;
     p->local_bytes = 0;
     for (uint32_t i = 0; i < p->mem.memoryHeapCount; i++)

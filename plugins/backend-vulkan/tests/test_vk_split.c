@@ -10,7 +10,9 @@
  * pieces; a reduce too large for the lowered limit refused with the
  * one-line message; a malformed knob refused at open. The thin gemms
  * (C with 1, 2, 5 or 8 columns, or rows: the matrix-vector shader) run
- * both split and on a device opened without the lowered limit. Skips (77)
+ * split with subgroup sums, split with shared-memory sums
+ * (BHOST_VK_SUBGROUPS=0), and on a device opened without the lowered
+ * limit. Skips (77)
  * when there is no Vulkan device and no lavapipe ICD installed.
  */
 #include <bhost/plugin.h>
@@ -33,12 +35,16 @@
 static const bhost_backend *be;
 static bhost_dev *dev;
 static char last_error[512];
+static char device_line[512]; /* the last "device 0: ..." log line */
 
-/* Log lines go to stderr (the device line names the binding limit). */
+/* Log lines go to stderr (the device line names the binding limit and
+ * how gemv sums rows) and the device line is kept. */
 static void BHOST_ABI a_log(bhost_host *h, bhost_log_level l, const char *m)
 {
     (void)h;
     fprintf(stderr, "log %d: %s\n", (int)l, m);
+    if (strstr(m, "device 0: ") != NULL)
+        snprintf(device_line, sizeof(device_line), "%s", m);
 }
 
 static void BHOST_ABI a_err(bhost_host *h, const char *m)
@@ -104,13 +110,15 @@ static int load_backend(void)
     return lvp ? -1 : 77;
 }
 
-/* Opens device 0 with BHOST_VK_MAX_RANGE=limit, or unset (NULL). */
-static int open_with(const char *limit)
+/* Opens device 0 with BHOST_VK_MAX_RANGE=limit, or unset (NULL), and
+ * BHOST_VK_SUBGROUPS=subgroups. */
+static int open_with(const char *limit, const char *subgroups)
 {
     if (limit != NULL)
         setenv("BHOST_VK_MAX_RANGE", limit, 1);
     else
         unsetenv("BHOST_VK_MAX_RANGE");
+    setenv("BHOST_VK_SUBGROUPS", subgroups, 1);
     if (be->open(0, NULL, &dev) != BHOST_OK) {
         fprintf(stderr, "open: %s\n", last_error);
         return -1;
@@ -122,14 +130,37 @@ static int open_with(const char *limit)
 static int open_limited(void **st)
 {
     (void)st;
-    return open_with(LIMIT);
+    return open_with(LIMIT, "1");
+}
+
+/* Opens device 0 split as open_limited, gemv summing rows in shared
+ * memory (as on a device without subgroup arithmetic); the device line
+ * must say so. */
+static int open_shared(void **st)
+{
+    (void)st;
+    if (open_with(LIMIT, "0") != 0)
+        return -1;
+    if (strstr(device_line, "gemv rows summed by shared memory") == NULL) {
+        fprintf(stderr, "BHOST_VK_SUBGROUPS=0 not in effect: %s\n",
+                device_line);
+        return -1;
+    }
+    return 0;
 }
 
 /* Opens device 0 with the device's own binding limit. */
 static int open_whole(void **st)
 {
     (void)st;
-    return open_with(NULL);
+    return open_with(NULL, "1");
+}
+
+/* Opens device 0 as open_whole, gemv summing rows in shared memory. */
+static int open_whole_shared(void **st)
+{
+    (void)st;
+    return open_with(NULL, "0");
 }
 
 static int close_dev(void **st)
@@ -332,11 +363,12 @@ static void test_thin_f64(void **st)
 }
 
 /* More rows than a grid may have workgroups (65535 is the least a device
- * offers): the matrix-vector shader strides over them. Unsplit only. */
+ * offers) times the rows of one (8 with lavapipe's subgroups of 8): the
+ * matrix-vector shader strides over them. Unsplit only. */
 static void test_thin_tall(void **st)
 {
     const bhost_kernel_gemm *kg = be->get_kernel(dev, BHOST_KERNEL_GEMM);
-    const shape tall[] = {{70001, 1, 3}, {3, 70001, 2}};
+    const shape tall[] = {{600001, 1, 2}, {3, 600001, 1}};
 
     (void)st;
     assert_non_null(kg);
@@ -432,7 +464,8 @@ static void test_reduce(void **st)
     be->free(dev, x);
 }
 
-/* A knob that is not a byte count fails open with the one-line reason. */
+/* A knob that is not a byte count (or not 0 or 1) fails open with the
+ * one-line reason. */
 static void test_bad_knob(void **st)
 {
     bhost_dev *d = NULL;
@@ -442,6 +475,10 @@ static void test_bad_knob(void **st)
     assert_int_equal(be->open(0, NULL, &d), BHOST_E_INVALID);
     assert_non_null(strstr(last_error, "BHOST_VK_MAX_RANGE=12k: expected"));
     setenv("BHOST_VK_MAX_RANGE", LIMIT, 1);
+    setenv("BHOST_VK_SUBGROUPS", "yes", 1);
+    assert_int_equal(be->open(0, NULL, &d), BHOST_E_INVALID);
+    assert_non_null(strstr(last_error, "BHOST_VK_SUBGROUPS=yes: expected"));
+    setenv("BHOST_VK_SUBGROUPS", "1", 1);
 }
 
 int main(void)
@@ -452,9 +489,16 @@ int main(void)
         cmocka_unit_test(test_axpy),     cmocka_unit_test(test_reduce),
         cmocka_unit_test(test_bad_knob),
     };
+    const struct CMUnitTest shared[] = {
+        cmocka_unit_test(test_thin_f32),
+        cmocka_unit_test(test_thin_f64),
+    };
     const struct CMUnitTest whole[] = {
         cmocka_unit_test(test_thin_f32),
         cmocka_unit_test(test_thin_f64),
+        cmocka_unit_test(test_thin_tall),
+    };
+    const struct CMUnitTest whole_shared[] = {
         cmocka_unit_test(test_thin_tall),
     };
     int rc = load_backend();
@@ -462,6 +506,10 @@ int main(void)
     if (rc != 0)
         return rc == 77 ? 77 : 1;
     rc = cmocka_run_group_tests_name("split", split, open_limited, close_dev);
-    return rc | cmocka_run_group_tests_name("whole", whole, open_whole,
+    rc |= cmocka_run_group_tests_name("shared", shared, open_shared,
+                                      close_dev);
+    rc |= cmocka_run_group_tests_name("whole", whole, open_whole, close_dev);
+    return rc | cmocka_run_group_tests_name("whole, shared memory",
+                                            whole_shared, open_whole_shared,
                                             close_dev);
 }
