@@ -69,7 +69,13 @@ extern const bhost_host_api *bh_cl_api;
 #define BH_CL_MAX_DEVICES 16u
 #define BH_CL_REDUCE_GROUPS 1024u
 
-enum { BH_CL_K_AXPY = 0, BH_CL_K_REDUCE = 1, BH_CL_K_GEMM = 2, BH_CL_KERNELS = 3 };
+enum {
+    BH_CL_K_AXPY = 0,
+    BH_CL_K_REDUCE = 1,
+    BH_CL_K_GEMM = 2,
+    BH_CL_K_GEMV = 3, /* gemm with C of at most 8 columns or rows */
+    BH_CL_KERNELS = 4
+};
 
 /* What cl_loader.c knows of one device. */
 typedef struct bh_cl_phys {

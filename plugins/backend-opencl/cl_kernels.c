@@ -207,13 +207,85 @@ static bhost_status check_matrix(const bhost_dev *dev, const bhost_buf *buf,
     return bh_cl_check_range(dev, buf, 0, span * es, "gemm", what);
 }
 
-/* C = alpha op(A) op(B) + beta C, all F32 or all F64. [instance] */
+/* C of at most this many columns (or rows) goes to bh_gemv. */
+#define GEMV_MAX 8u
+
+/* Launches k with the arguments of bh_gemm and bh_gemv: nu <= 11 uints u,
+ * alpha and beta (es bytes each), buffers a, b, c. */
+static bhost_status gemm_launch(bhost_stream *t, cl_kernel k, cl_uint nu,
+                                const cl_uint *u, size_t es,
+                                const void *alpha, const void *beta,
+                                const cl_mem *a, const cl_mem *b,
+                                const cl_mem *c, cl_uint dims,
+                                const size_t *global, const size_t *local)
+{
+    size_t sizes[16];
+    const void *vals[16];
+
+    for (cl_uint i = 0; i < nu; i++) {
+        sizes[i] = sizeof(cl_uint);
+        vals[i] = &u[i];
+    }
+    sizes[nu] = sizes[nu + 1] = es;
+    vals[nu] = alpha;
+    vals[nu + 1] = beta;
+    sizes[nu + 2] = sizes[nu + 3] = sizes[nu + 4] = sizeof(cl_mem);
+    vals[nu + 2] = a;
+    vals[nu + 3] = b;
+    vals[nu + 4] = c;
+    return launch(t, k, nu + 5, sizes, vals, dims, global, local, "gemm");
+}
+
+/* Launches g (n or m at most GEMV_MAX) on bh_gemv: the rows of op(A)
+ * times the columns of op(B), or (n larger) the rows of op(B)^T times the
+ * columns of op(A)^T into C^T; alpha and beta point to es bytes. */
+static bhost_status gemv_run(bhost_stream *t, const bhost_gemm_args *g,
+                             int f, size_t es, const void *alpha,
+                             const void *beta)
+{
+    cl_uint lda = (cl_uint)g->lda, ldb = (cl_uint)g->ldb, u[9];
+    const cl_mem *mm = &g->a->mem, *xm = &g->b->mem;
+    size_t global, local = 64;
+    uint64_t rows;
+
+    if (g->n <= GEMV_MAX) { /* M = op(A), X = op(B) */
+        rows = g->m;
+        u[1] = (cl_uint)g->n;
+        u[3] = g->trans_a ? lda : 1; /* mr, ml */
+        u[4] = g->trans_a ? 1 : lda;
+        u[5] = g->trans_b ? ldb : 1; /* xl, xv */
+        u[6] = g->trans_b ? 1 : ldb;
+        u[7] = 1; /* cr, cv */
+        u[8] = (cl_uint)g->ldc;
+    } else { /* M = op(B)^T, X = op(A)^T, C^T */
+        mm = &g->b->mem;
+        xm = &g->a->mem;
+        rows = g->n;
+        u[1] = (cl_uint)g->m;
+        u[3] = g->trans_b ? 1 : ldb;
+        u[4] = g->trans_b ? ldb : 1;
+        u[5] = g->trans_a ? 1 : lda;
+        u[6] = g->trans_a ? lda : 1;
+        u[7] = (cl_uint)g->ldc;
+        u[8] = 1;
+    }
+    u[0] = (cl_uint)rows;
+    u[2] = (cl_uint)g->k;
+    /* 4 rows per work-group of 64 summing rows, else one per work-item */
+    global = (size_t)(u[4] == 1 ? (rows + 3) / 4 * 64 : (rows + 63) / 64 * 64);
+    return gemm_launch(t, t->dev->progs[f].k[BH_CL_K_GEMV], 9, u, es, alpha,
+                       beta, mm, xm, &g->c->mem, 1, &global, &local);
+}
+
+/* C = alpha op(A) op(B) + beta C, all F32 or all F64: 16 x 16 tiles, or
+ * bh_gemv for a C of at most GEMV_MAX columns or rows. [instance] */
 static bhost_status BHOST_ABI gemm_run(bhost_dev *dev, bhost_stream *s,
                                        const bhost_gemm_args *g)
 {
     bhost_stream *t;
     cl_uint u[8];
     float al, be;
+    const void *alpha, *beta;
     size_t es, global[2], local[2] = {16, 16};
     int f;
     bhost_status st = check_call(dev, s, g, "gemm", &t);
@@ -240,6 +312,12 @@ static bhost_status BHOST_ABI gemm_run(bhost_dev *dev, bhost_stream *s,
     st = bh_be_check_gemm_operands(&bh_cl_be, dev, g, es, es, check_matrix);
     if (st != BHOST_OK || g->m == 0 || g->n == 0)
         return st;
+    al = (float)g->alpha;
+    be = (float)g->beta;
+    alpha = f ? (const void *)&g->alpha : (const void *)&al;
+    beta = f ? (const void *)&g->beta : (const void *)&be;
+    if (g->n <= GEMV_MAX || g->m <= GEMV_MAX)
+        return gemv_run(t, g, f, es, alpha, beta);
     u[0] = (cl_uint)g->m;
     u[1] = (cl_uint)g->n;
     u[2] = (cl_uint)g->k;
@@ -248,28 +326,10 @@ static bhost_status BHOST_ABI gemm_run(bhost_dev *dev, bhost_stream *s,
     u[5] = (cl_uint)g->ldc;
     u[6] = g->trans_a;
     u[7] = g->trans_b;
-    al = (float)g->alpha;
-    be = (float)g->beta;
     global[0] = (size_t)((g->m + 15) / 16 * 16);
     global[1] = (size_t)((g->n + 15) / 16 * 16);
-    {
-        size_t sizes[13];
-        const void *vals[13];
-
-        for (int i = 0; i < 8; i++) {
-            sizes[i] = sizeof(cl_uint);
-            vals[i] = &u[i];
-        }
-        sizes[8] = sizes[9] = es;
-        vals[8] = f ? (const void *)&g->alpha : (const void *)&al;
-        vals[9] = f ? (const void *)&g->beta : (const void *)&be;
-        sizes[10] = sizes[11] = sizes[12] = sizeof(cl_mem);
-        vals[10] = &g->a->mem;
-        vals[11] = &g->b->mem;
-        vals[12] = &g->c->mem;
-        return launch(t, dev->progs[f].k[BH_CL_K_GEMM], 13, sizes, vals, 2,
-                      global, local, "gemm");
-    }
+    return gemm_launch(t, dev->progs[f].k[BH_CL_K_GEMM], 8, u, es, alpha, beta,
+                       &g->a->mem, &g->b->mem, &g->c->mem, 2, global, local);
 }
 
 /* build_stats.build: the programs again, COLD (unique define, no cache)

@@ -30,7 +30,7 @@ extern const unsigned char bh_cl_source[];
 extern const unsigned long bh_cl_source_size;
 
 static const char *const kernel_names[BH_CL_KERNELS] = {"bh_axpy", "bh_reduce",
-                                                        "bh_gemm"};
+                                                        "bh_gemm", "bh_gemv"};
 
 static struct {
     int tried;

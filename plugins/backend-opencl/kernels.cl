@@ -2,7 +2,8 @@
  * kernels.cl -- OpenCL C 1.2 kernels of backend-opencl, built at run time
  * with -DT=float, or -DT=double -DBH_F64 on devices with fp64. The same
  * algorithms as the Vulkan shaders: grid-stride axpy, a two-pass
- * workgroup-tree reduction, a 16 x 16 tiled column-major gemm.
+ * workgroup-tree reduction, a 16 x 16 tiled column-major gemm and, for a
+ * C with at most 8 columns (or rows), a matrix-vector gemm.
  */
 #ifdef BH_F64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -83,5 +84,77 @@ void bh_gemm(const uint m, const uint n, const uint k, const uint lda,
         if (beta != (T)0)
             v += beta * c[i + (size_t)j * ldc];
         c[i + (size_t)j * ldc] = v;
+    }
+}
+
+/* c[i] = alpha acc + beta c[i]; beta == 0 never reads c[i]. */
+static void gemv_store(__global T *c, size_t i, T acc, T alpha, T beta)
+{
+    T v = alpha * acc;
+
+    if (beta != (T)0)
+        v += beta * c[i];
+    c[i] = v;
+}
+
+/* The thin side of gemm (gemv.comp of backend-vulkan): R = rows rows of a
+ * matrix M (R x k) times nv <= 8 vectors X (k x nv) into C (R x nv),
+ * M(r, l) = a[r mr + l ml], X(l, v) = b[l xl + v xv], C(r, v) =
+ * c[r cr + v cv] (the host passes op(A), op(B), C, or op(B)^T, op(A)^T,
+ * C^T). A row of M contiguous (ml == 1): 16 work-items per row striding
+ * over k, 4 rows per work-group, the partials summed in local memory;
+ * otherwise one work-item per row walking k. */
+__kernel __attribute__((reqd_work_group_size(64, 1, 1)))
+void bh_gemv(const uint rows, const uint nv, const uint k, const uint mr,
+             const uint ml, const uint xl, const uint xv, const uint cr,
+             const uint cv, const T alpha, const T beta,
+             __global const T *a, __global const T *b, __global T *c)
+{
+    __local T s[8][64];
+    uint tid = get_local_id(0);
+    T acc[8];
+
+    for (uint v = 0; v < 8u; v++)
+        acc[v] = (T)0;
+    if (ml == 1u) {
+        uint lane = tid % 16u;
+        size_t r = get_group_id(0) * 4u + tid / 16u;
+
+        if (r < rows)
+            for (uint l = lane; l < k; l += 16u) {
+                T m = a[r * mr + l];
+
+                for (uint v = 0; v < 8u; v++)
+                    if (v < nv)
+                        acc[v] += m * b[(size_t)l * xl + (size_t)v * xv];
+            }
+        for (uint v = 0; v < 8u; v++)
+            if (v < nv)
+                s[v][tid] = acc[v];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint w = 8u; w > 0u; w >>= 1) {
+            if (lane < w)
+                for (uint v = 0; v < 8u; v++)
+                    if (v < nv)
+                        s[v][tid] += s[v][tid + w];
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        if (lane < nv && r < rows)
+            gemv_store(c, r * cr + (size_t)lane * cv, s[lane][tid - lane],
+                       alpha, beta);
+    } else {
+        size_t r = get_global_id(0);
+
+        if (r >= rows)
+            return;
+        for (uint l = 0; l < k; l++) {
+            T m = a[r * mr + (size_t)l * ml];
+
+            for (uint v = 0; v < 8u; v++)
+                if (v < nv)
+                    acc[v] += m * b[(size_t)l * xl + (size_t)v * xv];
+        }
+        for (uint v = 0; v < nv; v++)
+            gemv_store(c, r * cr + (size_t)v * cv, acc[v], alpha, beta);
     }
 }
