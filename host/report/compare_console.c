@@ -110,6 +110,9 @@ static void print_item(FILE *out, const bh_regress_item *it, int color)
     }
     change_line(out, "change", &it->st, it->conf.done && !it->conf.error ? &it->conf.first : &it->v,
                 "", color);
+    if (it->drift.runs && it->th.noise_floor > it->drift.config_floor)
+        fprintf(out, "    noise floor %.1f%%: the drift of %zu earlier runs (configured %.1f%%)\n",
+                100.0 * it->th.noise_floor, it->drift.runs, 100.0 * it->drift.config_floor);
     if (it->conf.done && it->conf.error) {
         fprintf(out, "    confirmation failed: %s\n", it->conf.error);
     } else if (it->conf.done) {
