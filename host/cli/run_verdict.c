@@ -105,7 +105,6 @@ void bh_run_verdict_apply(bh_run_verdict *v, cJSON *doc, const bh_plan *plan,
         return;
     {
         bh_regress_match m = {v->ignore_params, v->n_ignore};
-
         bh_error e = {""};
 
         bh_regress_compare_docs(v->base_doc, doc, &v->rc, &m, &v->rep);
