@@ -59,7 +59,7 @@ while [ $# -gt 0 ]; do
     --no-drift) drift=0; shift ;;
     --build) build=$2; shift 2 ;;
     --keep) keep=$2; shift 2 ;;
-    -h|--help) sed -n '2,44p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,37p' "$0"; exit 0 ;;
     --) shift; extra=("$@"); break ;;
     -*) echo "eval-shard-aa: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) config=$1; shift ;;
