@@ -129,6 +129,7 @@ typedef struct ie_ctx {
     int matvec;     /* IE_MATVEC_* */
     int matvec_max_rows; /* rows <= this use the host kernel (IE_MATVEC_HOST) */
     ie_stats stats;
+    uint64_t gemm_t0; /* start of the gemms not yet waited for; 0: none */
     char err[IE_ERR_CAP];
 } ie_ctx;
 

@@ -26,7 +26,8 @@ int ie_dbuf_alloc(ie_ctx *ctx, ie_dbuf *d, uint64_t bytes);
 void ie_dbuf_free(ie_ctx *ctx, ie_dbuf *d);
 /* Makes host writes of [off, off+n) visible to the device (shadow only). */
 int ie_dbuf_push(ie_ctx *ctx, ie_dbuf *d, uint64_t off, uint64_t n);
-/* Waits for device work and makes [off, off+n) visible on the host. */
+/* Waits for device work and makes [off, off+n) visible on the host; the
+ * gemms queued since the last wait count in stats.gemm_ns until here. */
 int ie_dbuf_pull(ie_ctx *ctx, ie_dbuf *d, uint64_t off, uint64_t n);
 
 /* C[n, m] (row-major) = X[n, k] . W[m, k]^T (+ beta C): the backend gemm
