@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Measures the results store against the targets of issue 13: ingest of
 # FILES result files of CASES cases each into SQLite (target: 10,000 x 100
 # in under a minute), and the history query of one case over all of them

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Evaluates the change-point detector of `bhost history` (stats-anchors
 # section 12.4) and times `bhost history` on synthetic result files.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # A/A check of sharding: does a run split into N shards and merged get the
 # same verdicts against a baseline as the same config run whole? Per trial:
 #   1. baseline:  bhost run CONFIG (also the duration history the shards

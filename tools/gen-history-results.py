@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Writes N synthetic "bhost.result/1" files, one per night, for timing and
 trying `bhost history` (tools/eval-history.sh).
 

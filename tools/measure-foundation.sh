@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Measures the foundation figures: host overhead against Google Benchmark's
 # empty loop, run-to-run spread of spin medians, worker start cost and the
 # wall time of `bhost list`. All in one session, reported as ratios.

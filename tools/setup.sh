@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs the Debian 12 packages bhost needs (when missing), then configures
 # and builds it in ./build. Safe to run again: it only does what is missing.
 #   tools/setup.sh            install + build (release-like debugoptimized)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The gate record of a compared run (gate.h). */
 #define _GNU_SOURCE
 #include "gate.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The gate record of a run compared with a baseline: what decided its
  * verdicts (the baseline, the regression: settings, the case matching and
  * the confirmation), written as comparison.gate so that `bhost merge` can

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Git metadata from the CI environment or the .git files (gitmeta.h). */
 #define _GNU_SOURCE
 #include "gitmeta.h"

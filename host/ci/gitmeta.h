@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Git metadata of a run (commit, branch, dirty flag): from the CI
  * system's environment when it names them, else from the repository
  * that holds the working directory, read from its .git files. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The dirty flag: `git status` spawned with a time limit (gitmeta.h). */
 #include "gitmeta.h"
 

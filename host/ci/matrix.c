@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The GitHub Actions job matrix of a folder of configs (matrix.h). */
 #define _GNU_SOURCE
 #include "matrix.h"

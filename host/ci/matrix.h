@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The GitHub Actions job matrix of a folder of configs (bhost ci-matrix):
  * one job per config, split per backend where the config asks for
  * backends that need their own runner, optionally split into shards. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Joining shard results into one run document (merge.h). */
 #define _GNU_SOURCE
 #include "merge.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Joining shard results (bhost run --shard i/N) into one run document. */
 #ifndef BH_MERGE_H
 #define BH_MERGE_H

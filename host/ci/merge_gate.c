@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Joining the shards' baseline comparisons (merge_gate.h). */
 #define _GNU_SOURCE
 #include "merge_gate.h"

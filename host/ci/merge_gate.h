@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The gate of a merged run: the shards' baseline comparisons joined into
  * the one a whole run reports (bhost merge). */
 #ifndef BH_MERGE_GATE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The CI side of bhost run (run_ci.h). */
 #define _GNU_SOURCE
 #include "run_ci.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The CI side of `bhost run`: --shard I/N and --backend NAME select a
  * share of the plan, and every result records the git metadata. */
 #ifndef BH_RUN_CI_H

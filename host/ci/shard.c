@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Partitioning a plan into shards (shard.h). */
 #define _GNU_SOURCE
 #include "shard.h"

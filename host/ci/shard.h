@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Sharding a run: `bhost run CONFIG --shard i/N` keeps a deterministic,
  * balanced share of the cases. The cases are split by greedy
  * longest-processing-time over their recorded durations (earlier whole

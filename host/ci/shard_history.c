@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Recorded case durations for balancing shards (shard.h). */
 #define _GNU_SOURCE
 #include "shard.h"

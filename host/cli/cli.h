@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The bhost command line: one function per subcommand. */
 #ifndef BH_CLI_H
 #define BH_CLI_H

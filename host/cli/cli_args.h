@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Strict parsing of numeric command-line values. */
 #ifndef BH_CLI_ARGS_H
 #define BH_CLI_ARGS_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* bhost check-plugin: conformance checks of one plugin file, out of
  * process. The ELF export table is read here from the file; everything
  * that needs plugin code runs in "check" workers (host/worker/

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* bhost ci-matrix: the GitHub Actions job matrix of a folder of configs. */
 #define _GNU_SOURCE
 #include "bh_mem.h"

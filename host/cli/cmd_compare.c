@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* bhost compare BASE.json CAND.json: verdicts of a candidate result
  * against a baseline result. */
 #define _GNU_SOURCE

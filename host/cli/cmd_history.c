@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* bhost history: change points and the newest-value check over the result
  * files of a results folder. */
 #define _GNU_SOURCE

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* bhost __history-eval (hidden): evaluates the history change-point
  * detector on seeded synthetic nightly series (stats-anchors section
  * 12.4). Steps of a few sizes are injected at random positions into

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "bh_mem.h"
 #include "catalog.h"
 #include "cli.h"

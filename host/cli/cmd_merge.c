@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* bhost merge OUT SHARD...: joins the results of `bhost run --shard I/N`
  * into one run document. */
 #define _GNU_SOURCE

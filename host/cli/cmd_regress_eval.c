@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* bhost __regress-eval (hidden): the regression engine evaluating itself.
  *
  *   sim    seeded Monte Carlo: null calibration of each test and of BH, a

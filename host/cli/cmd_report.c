@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* bhost report RESULT.json: converts an existing result file into the
  * report formats (console, HTML, Markdown, JUnit XML, CSV, Google
  * Benchmark JSON, Bencher Metric Format), optionally after comparing it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* bhost store: fill and inspect the results store (ingest, info, runs,
  * export). */
 #define _GNU_SOURCE

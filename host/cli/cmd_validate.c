@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "catalog.h"
 #include "cli.h"
 #include "config.h"

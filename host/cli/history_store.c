@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* bhost history from the results store, and trend lines (see
  * history_store.h). */
 #define _GNU_SOURCE

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* bhost history from the results store (--store) and the trend lines
  * (--trend N) of either source. */
 #ifndef BH_HISTORY_STORE_H

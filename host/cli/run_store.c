@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The store and alert steps of bhost run and compare (see run_store.h). */
 #define _GNU_SOURCE
 #include "run_store.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The results-store and alert steps of bhost run (--store, --no-store,
  * --notify) and of bhost compare (--notify): after the JSON result is
  * written, store it; when a comparison found regressions, post them to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The verdict step of bhost run (see run_verdict.h). */
 #define _GNU_SOURCE
 #include "run_verdict.h"

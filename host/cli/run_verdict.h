@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The verdict step of bhost run: --baseline, --save-baseline,
  * --baseline-plugins, --fail-on-regression (compare the new result
  * against a baseline, confirm suspects by rerunning them, write the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* bhost-worker: the worker process alone (host/worker), spawned by bhost
  * for every run and describe. It links what a worker needs and no more:
  * not the results store (SQLite, libpq), the webhook client (libcurl and

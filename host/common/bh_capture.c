@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Running a helper program and reading its output (see bh_capture.h). */
 #define _GNU_SOURCE
 #include "bh_capture.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Running a helper program (git) and reading what it prints, with a time
  * limit: no shell, stdin and stderr on /dev/null. */
 #ifndef BH_CAPTURE_H

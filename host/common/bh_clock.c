@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "bh_clock.h"
 
 #include <time.h>

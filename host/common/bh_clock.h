@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Host clocks. */
 #ifndef BH_CLOCK_H
 #define BH_CLOCK_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Error detail carried out of a failing call as one line of text. */
 #ifndef BH_ERROR_H
 #define BH_ERROR_H

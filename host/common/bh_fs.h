@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* File-system helpers: whole-file reads, directory creation and the atomic
  * write every result and baseline goes through. */
 #ifndef BH_FS_H

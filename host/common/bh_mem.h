@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Allocation helpers for host code: they never return NULL. On exhaustion
  * they print one line and exit with status 70 (the host cannot go on). */
 #ifndef BH_MEM_H

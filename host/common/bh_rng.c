@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "bh_rng.h"
 
 #include <math.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The one seeded PRNG of bhost (xoshiro256** seeded through splitmix64):
  * identical seeds give identical streams on every platform. */
 #ifndef BH_RNG_H

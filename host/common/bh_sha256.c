@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "bh_sha256.h"
 
 #include <errno.h>

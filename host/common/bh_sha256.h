@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* SHA-256 (FIPS 180-4), for config and plugin file hashes in results. */
 #ifndef BH_SHA256_H
 #define BH_SHA256_H

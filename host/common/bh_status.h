@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The statuses a case or one run of it can end with. Names are the strings
  * written into results ("ok", "skipped", ...). */
 #ifndef BH_STATUS_H

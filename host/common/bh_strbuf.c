@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "bh_strbuf.h"
 
 #include "bh_mem.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A growable NUL-terminated byte string. */
 #ifndef BH_STRBUF_H
 #define BH_STRBUF_H

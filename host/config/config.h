@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The suite model: a YAML config (schema v1) parsed and validated with
  * libyaml. Every error names file:line:column and what was expected.
  *

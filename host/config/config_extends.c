@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Reading a config file and the chain of bases it extends, and layering
  * them into one tree: the file's keys over its base's, maps key by key. */
 #define _GNU_SOURCE

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Shared declarations of the config module's files; not for other modules.
  * Every reader below reports errors as "file:line:col: message" with the
  * position of the offending node, and names what was expected. */

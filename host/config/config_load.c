@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Schema v1: the top level of a (merged) config tree into a bh_config. */
 #include "config_internal.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Path arithmetic for references between config files, done on the
  * strings alone (no file-system access). */
 #include "config_internal.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The regression: section, kept as JSON text for the regression engine,
  * which owns its meaning, plus where each of its values was written so the
  * engine's messages can name file:line:col. */

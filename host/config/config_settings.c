@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Run settings: the built-in defaults, and one setting at a time from a
  * config map or a command-line override. */
 #include "config_internal.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Typo suggestions for unknown names, and glob matching of benchmark ids. */
 #include "config.h"
 

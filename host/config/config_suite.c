@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The suites: list: which plugin, which benchmarks, which backends, the
  * parameter axes and the settings of each suite. */
 #include "config_internal.h"

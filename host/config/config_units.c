@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Durations, sizes and percentages as people write them in configs and on
  * the command line. */
 #include "config.h"

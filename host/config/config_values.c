@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "config_internal.h"
 
 #include "bh_mem.h"

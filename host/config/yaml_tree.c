@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "yaml_tree.h"
 
 #include "bh_mem.h"

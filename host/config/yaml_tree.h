@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A YAML document read with libyaml into a small tree of nodes, each with
  * the file, line and column it came from. Internal to the config module.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The worker pipe protocol.
  *
  * The supervisor writes one job (a JSON object) into the worker's job pipe

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "elf_symbols.h"
 
 #include "bh_mem.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Reading the dynamic symbol table of an ELF shared object from the file
  * itself, without loading it: what `nm -D --defined-only` shows. Used by
  * `bhost check-plugin` to check that a plugin exports exactly one symbol

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Finding and opening plugin files.
  *
  * Search order for a plugin named in a config: BHOST_PLUGIN_PATH

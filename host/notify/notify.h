@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Regression alerts: a JSON summary of the regressions of a run or a
  * comparison, posted to a webhook (`--notify URL`). The payload is
  * Slack-compatible ("text", "blocks", "attachments") and carries the

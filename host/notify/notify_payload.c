@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The alert payload (see notify.h, bh_notify_payload). */
 #define _GNU_SOURCE
 #include "notify.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Posting an alert to a webhook through libcurl (see notify.h). */
 #define _GNU_SOURCE
 #include "notify.h"

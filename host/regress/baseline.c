@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Named baselines (see baseline.h). */
 #define _GNU_SOURCE
 #include "baseline.h"

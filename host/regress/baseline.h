@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Named baselines: result documents stored as
  * <results-dir>/<config>/baselines/<NAME>.json, written atomically (a
  * complete file or the previous one, never a part; concurrent saves of one

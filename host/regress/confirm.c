@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The pure half of confirm-before-fail: schedules and the decision on
  * the rerun data (see confirm.h). */
 #include "confirm.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Confirm before failing: rerun only the suspect cases of a comparison,
  * interleaved, and decide again on the new data.
  *

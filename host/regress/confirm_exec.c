@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The executing half of confirm-before-fail: clone the suspect cases,
  * run them in the confirmation schedule, collect the values (see
  * confirm.h). */

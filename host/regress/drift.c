@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The drift floor from recorded history (see drift.h). */
 #include "drift.h"
 

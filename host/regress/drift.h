@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The noise floor the machine's recorded drift calls for.
  *
  * A baseline and a candidate measured minutes or days apart differ by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The drift floor's history, read from the results store (see drift.h). */
 #include "drift.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Seeded Monte Carlo evaluation of the regression engine (see
  * eval_sim.h). */
 #include "eval_sim.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The regression engine evaluating itself on synthetic data (seeded Monte
  * Carlo; anchors reference/stats-anchors.md section 12): null calibration
  * of each test and of Benjamini-Hochberg, a synthetic A/A suite, and power

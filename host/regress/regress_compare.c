@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Comparing two result documents case by case and metric by metric. */
 #include "regress_compare.h"
 

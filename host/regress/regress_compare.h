@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Comparing a candidate result document against a baseline one, per case
  * id and per metric, into a report of verdicts (rules: verdict.c).
  *

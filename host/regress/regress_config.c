@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Parsing and validating the regression: section (see regress_config.h). */
 #include "regress_config.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The regression: section of a config, parsed and validated.
  *
  *   regression:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The comparison as JSON (see regress_json.h). */
 #include "regress_json.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The comparison as JSON: each case's "verdict" object, the top-level
  * "comparison" summary of a result document, and the standalone document
  * `bhost compare --json` writes (schema "bhost.comparison/1"). Numbers that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The statistics of one comparison: unpaired (Mann-Whitney + Hodges-Lehmann
  * or Welch, on ln values) and paired (Wilcoxon signed-rank + one-sample
  * Hodges-Lehmann on per-pair ln ratios). The decision drawn from them is

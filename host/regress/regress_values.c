@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Reading the compared values out of result case objects, and the keys
  * cases are matched by. */
 #include "regress_compare.h"

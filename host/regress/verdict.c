@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Verdict rules of the regression engine (DESIGN.md section 5, anchors
  * reference/stats-anchors.md section 11.3). Choices the anchors leave open
  * are decided here.

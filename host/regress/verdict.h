@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The decision core of the regression engine: the statistics of one
  * (case, metric) comparison and the verdict drawn from them.
  *

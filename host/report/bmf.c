@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Bencher Metric Format export: {benchmark: {measure: {value,
  * lower_value, upper_value}}} (bencher.dev BMF JSON).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Backends side by side, console and JSON (see compare_backends.h). */
 #include "compare_backends.h"
 

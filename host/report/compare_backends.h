@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Backends side by side: the cases of a result document that differ only
  * in their "@backend:device" part, grouped per operation (the id without
  * that part), for the console and as JSON. Agreement is the case metric

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Console lines of a comparison (see compare_console.h). */
 #include "compare_console.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The console form of a comparison: Criterion-style lines per case and
  * metric, then a summary of counts per verdict. */
 #ifndef BH_COMPARE_CONSOLE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The console table of a result document (see console.h). */
 #include "console.h"
 

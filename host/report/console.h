@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The console summary of a run: a table grouped by plugin and benchmark,
  * read from the result document. */
 #ifndef BH_CONSOLE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The per-case details `--verbose` adds below the console table (see
  * console.h): settings, flags, one line per run, and the tail of the plugin
  * log of runs that did not end ok. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* CSV export (RFC 4180: CRLF line ends, fields quoted when they hold a
  * comma, a quote or a line break): one row per case and metric.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Google Benchmark JSON export, the form `benchmark --benchmark_format=json`
  * writes, so Google Benchmark's tools (compare.py) read bhost results.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The single-file HTML report: inline CSS, inline SVG charts, no scripts
  * and no external resources (a Content-Security-Policy that forbids them
  * makes any slip visible as a browser error). Sections: summary table,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Internal to the HTML report: the sections (one file each) and the SVG
  * helpers they share. Every section appends well-formed HTML with all
  * document text escaped, and inline SVG only: no scripts, no external

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The backends section of the HTML report: cases that differ only in
  * their @backend:device part side by side, one table row per operation
  * (the id without that part) and one column per backend:device, with the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The changes section of the HTML report: one row per compared (case,
  * metric) with a bar from 0 to the estimated change and its confidence
  * interval as a line with caps, colored by verdict, the noise floor as a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The distributions section of the HTML report: per plugin/benchmark
  * group one SVG with one row per case: a box plot of its samples (box
  * Q1-Q3, whiskers p5-p95, line at the median) and its run medians as dots,

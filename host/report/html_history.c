@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The history section of the HTML report: per case of the result, the
  * trend of its median time per iteration over the results folder given
  * with --history (oldest to newest), the change points the history module

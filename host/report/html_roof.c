@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The roofline section of the HTML report: the machine's roofs measured
  * in the run, a log-log roofline chart (arithmetic intensity against
  * FLOP/s, the roof min(peak, intensity x bandwidth), one dot per case

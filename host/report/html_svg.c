@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* SVG helpers shared by the HTML report's charts (see html.h). */
 #include "html.h"
 

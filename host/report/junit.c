@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* JUnit XML export (the Jenkins/Ant junit-10.xsd form that CI systems
  * read): <testsuites> with one <testsuite> named after the config, one
  * <testcase> per case (classname plugin/benchmark, name the case id, time

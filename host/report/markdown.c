@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Markdown summary for a CI job summary or a pull-request comment
  * (GitHub-flavoured tables): a headline, regressions first (critical,
  * warning, minor; largest change first), then improvements, then cases

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The report formats of a result document: Markdown, single-file HTML,
  * JUnit XML, CSV, Google Benchmark JSON and Bencher Metric Format, each
  * rendered into memory by its own file and written atomically here. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Rows of a result document for the reports (see report_case.h). */
 #include "report_case.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The figures every report shows, read once from a result document
  * ("bhost.result/1"): one row per case with its group (plugin/benchmark),
  * summary, throughput, roofline fraction and verdict. Fields a document

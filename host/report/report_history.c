@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Trend data for the HTML report through the history module (see
  * report.h): the series of the report's own config and cases. */
 #include "report.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Escaping and number forms for the report formats (see report_text.h). */
 #include "report_text.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Text helpers shared by the report formats: escaping for HTML/XML, CSV
  * and Markdown, and the few number forms the formats print. */
 #ifndef BH_REPORT_TEXT_H

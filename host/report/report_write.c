@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Format names, dispatch and atomic writing of the report formats (see
  * report.h). */
 #include "report.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Human-readable numbers with scaled units. */
 #ifndef BH_UNITS_H
 #define BH_UNITS_H

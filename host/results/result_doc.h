@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The result document, schema "bhost.result/1": one JSON object per run
  * of a config (see DESIGN.md section 6). */
 #ifndef BH_RESULT_DOC_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "result_read.h"
 
 #include "bh_fs.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Reading result documents back, strictly: size and depth limits, schema
  * check, and the per-case figures the regression engine consumes. */
 #ifndef BH_RESULT_READ_H

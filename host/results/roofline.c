@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "roofline.h"
 
 #include <math.h>

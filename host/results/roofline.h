@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Roofline fractions: the machine's roofs measured in the same run (by
  * benchmarks reporting the metrics roof.bandwidth_bytes_per_s and
  * roof.flops_per_s) applied to every case's throughput. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "bootstrap.h"
 
 #include <math.h>

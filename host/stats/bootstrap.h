@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Seeded percentile bootstrap of the mean and the median.
  *
  * Deterministic: the same data, resample count, level and seed give the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Two-sample comparisons and the pieces around them: t tests, Mann-Whitney
  * U, Wilcoxon signed-rank, Hodges-Lehmann shifts with CIs, Fieller's ratio
  * CI, multiple-testing adjustment (Benjamini-Hochberg, Benjamini-Yekutieli,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "descriptive.h"
 
 #include <math.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Descriptive statistics on arrays of doubles.
  *
  * Every function here is pure: no I/O, no globals, no allocation, reentrant

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "distributions.h"
 
 #include <float.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Probability distributions needed by bhost's statistics: normal, Student t,
  * F, binomial, and the regularized incomplete beta function under them.
  *

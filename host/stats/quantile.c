@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "quantile.h"
 
 #include <math.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Quantiles of sorted samples and distribution-free confidence intervals
  * for them from order statistics.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Rank tests (Mann-Whitney U, Wilcoxon signed-rank) and Hodges-Lehmann
  * shifts; declared in compare.h. */
 #include "compare.h"

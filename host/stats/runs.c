@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "runs.h"
 
 #include <math.h>

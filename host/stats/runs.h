@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Run-level structure of benchmark samples: per-run medians, within- and
  * between-run spread, a one-way ANOVA F ratio, and within-run drift.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Per-case summary of benchmark samples: location, spread, quantiles,
  * outliers, confidence intervals, run structure and stability flags.
  *

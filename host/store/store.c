@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Opening and closing the results store, transactions, the run key and
  * the table counts (see store.h). */
 #define _GNU_SOURCE

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The results store: result documents ("bhost.result/1") kept in a
  * database that serves history, baselines and trends (DESIGN.md section
  * 6). One interface, two engines: SQLite (a file, the default:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Bump allocation for cJSON while ingesting (see store_arena.h). */
 #include "store_arena.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Bump allocation for cJSON while ingesting: a worker parses a result
  * document (tens of thousands of small nodes), turns it into rows and
  * drops it; with the arena the nodes cost a pointer bump each and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A stored run as a result document again (see store_query.h,
  * bh_store_load_doc): the inverse of store_prep.c, four queries (run,
  * cases, samples, summaries). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The first-parent history from git (see store_git.h). */
 #define _GNU_SOURCE
 #include "store_git.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The first-parent history of the checked-out commit, for the
  * "nearest ancestor commit with data" baseline (store:nearest-ancestor). */
 #ifndef BH_STORE_GIT_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Filling the store from result files (see store_ingest.h). Worker
  * threads read, parse and prepare files (bh_store_scan_doc, or
  * bh_result_parse where that one gives up, then bh_store_prep_doc); the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Filling the results store from result files (`bhost store ingest`). */
 #ifndef BH_STORE_INGEST_H
 #define BH_STORE_INGEST_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Inside the results store: the engine interface (one implementation per
  * database: store_sqlite.c, store_pg.c), statements, the handle. Only
  * host/store/ includes this header.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Compact JSON text of document parts (see store_json.h). */
 #include "store_json.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Compact JSON text of document parts, for the store's TEXT columns.
  * Faster than cJSON_PrintUnformatted on number-heavy parts (raw samples):
  * integral values below 2^53 are written as integers without going through

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The PostgreSQL engine of the results store (see store_internal.h),
  * through libpq: statements are prepared on the server once per
  * connection and executed with text parameters. Built only when meson

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A result document turned into the rows the store inserts (see
  * store_internal.h, bh_store_prep_doc): runs, cases, summaries, raw
  * samples, verdicts. Pure and thread-safe. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Writing a prepared document (store_prep.c) into the store: one
  * transaction per document, or one savepoint inside a batch; statements
  * prepared once per handle; series ids remembered per handle (see

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Reading the results store: series, history points, runs and baseline
  * selection (see store_query.h). */
 #define _GNU_SOURCE

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Reading the results store: series and their history, runs, baseline
  * selection, and a stored run as a result document again. */
 #ifndef BH_STORE_QUERY_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Recent values of every case of a config on one machine: the history the
  * regression gate's drift floor is estimated from (see store_query.h). */
 #define _GNU_SOURCE

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The fast reader of result files (see store_scan.h). A recursive
  * descent over the text, which ends in a NUL written at text[len]: every
  * loop stops at a NUL because no rule accepts one, so no bounds are

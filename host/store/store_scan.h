@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The fast reader of result files for `bhost store ingest`: reads the
  * text in place into a cJSON tree allocated from the thread's arena
  * (store_arena.h) and keeps the compact text of each case's "runs" array

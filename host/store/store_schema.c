@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The store's schema and its versioned migrations. Migration N takes a
  * store from version N-1 to N; schema_version holds one row per applied
  * migration. Every missing migration is applied in one write transaction

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The SQLite engine of the results store (see store_internal.h). The file
  * is in WAL mode (readers never block the writer), synchronous=NORMAL (a
  * crash of the process loses nothing committed; a power loss can lose the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Checkpoints in the background while an SQLite store takes a batch of
  * writes (see bh_store_ops.bulk_begin). A checkpoint copies the WAL into
  * the database file and waits for both to reach the disk; SQLite runs it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* What the plugins on the search path say about themselves, learned by
  * describe workers (the supervisor never loads plugin code itself) and
  * cached for the life of the command. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "executor.h"
 
 #include "bh_clock.h"

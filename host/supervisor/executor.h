@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Running a plan: every run of every case in a fresh worker, runs of all
  * cases interleaved in a seeded random order (or in an order the caller
  * gives, as confirm-before-fail does to interleave two builds of a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Turning what a worker left behind into a status and its messages. */
 #ifndef BH_OUTCOME_H
 #define BH_OUTCOME_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Expanding a config into cases: plugin x benchmark x params x
  * backend/device, checked against what each plugin declares. */
 #ifndef BH_PLAN_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Starting one worker process and supervising it to the end. */
 #ifndef BH_WORKER_SPAWN_H
 #define BH_WORKER_SPAWN_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Assembles the system fingerprint from the section collectors, in the
  * order documented in sysinfo.h, and stamps it with its hash. */
 #define _GNU_SOURCE

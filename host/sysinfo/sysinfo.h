@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The system fingerprint recorded in every result, the comparability hash
  * and diff built on it, and CPU pinning of the calling process.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Build and runtime library identity of the host: the compiler it was built
  * with, the C library and the hwloc library it runs against. */
 #define _GNU_SOURCE

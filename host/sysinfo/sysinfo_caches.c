@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The "caches" section: every CPU cache object of the hwloc topology,
  * grouped by level, type, size and line size, with how many there are. */
 #define _GNU_SOURCE

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The "cpu" section: identity from hwloc's package info (falling back to
  * /proc/cpuinfo), counts from the hwloc topology, and the vector/matrix
  * instruction flags that decide which kernels a benchmark can run. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The "frequency" section: cpufreq governor, driver, boost state and the
  * policy limits of CPU 0. Virtual machines usually have no cpufreq at all;
  * the governor then reads "unavailable" and the rest null. */

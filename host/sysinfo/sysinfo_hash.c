@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Comparability of two fingerprints: a hash over the fields that decide
  * whether timings from two machines can be compared, and a readable list of
  * those that differ.

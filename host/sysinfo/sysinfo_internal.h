@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Internal interface between the files of host/sysinfo: one collector per
  * section of the fingerprint, plus the small readers they share. Not for use
  * outside this folder. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The "memory" section: total installed memory and its split over NUMA
  * nodes, from the hwloc topology. */
 #define _GNU_SOURCE

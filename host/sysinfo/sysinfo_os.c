@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Operating-system parts of the fingerprint: host name, uname, the kernel
  * settings that disturb measurements, and the load average. */
 #define _GNU_SOURCE

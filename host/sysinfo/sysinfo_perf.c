@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Probe for hardware performance counters: whether this process may open a
  * user-space instructions counter. VMs without a virtual PMU, containers
  * under a seccomp filter and perf_event_paranoid=3 all answer no. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* CPU pinning: parses a pin spec ("none", "auto", "0,2-3"), checks it
  * against the CPUs hwloc says this process may use, and binds the process.
  *

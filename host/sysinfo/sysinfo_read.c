@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Small readers for /proc and /sys files, and cJSON helpers for values that
  * may be missing. /proc and /sys report a size of 0, so files are read line
  * by line rather than by their stat size. */

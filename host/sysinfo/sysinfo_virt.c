@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The "virtualization" field: which hypervisor, if any, this system runs
  * under. Sources, in order: /sys/hypervisor/type (Xen and some others), the
  * x86 CPUID hypervisor bit and vendor leaf, the "hypervisor" flag of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Backend checks: the table (static part) and the calls on one device
  * (the "backend" part): device queries, open, memory, copies with a
  * verified round trip, bounds, map, streams, events, kernels, close. */

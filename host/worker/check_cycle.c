@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The "cycle" check: one benchmark through create, setup, run(1), verify,
  * run(3), verify and destroy at its default parameters, on device 0 of a
  * backend when it needs one. A crash or hang here is reported by the

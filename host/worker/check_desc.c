@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Conformance checks of the benchmark factory, each descriptor and each
  * parameter descriptor: everything that can be judged without calling a
  * benchmark. */

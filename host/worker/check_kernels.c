@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Kernel checks of an open backend device: for each kernel id of ABI 1.0,
  * the table's presence agrees with the capability bit, its size is at
  * least 1.0, and a small F32 problem with an exact answer comes back

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "check_plugin.h"
 
 #include "host_api.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Worker mode "check": the plugin-side half of `bhost check-plugin`.
  *
  * The job (see ipc.h) is {mode: "check", part, plugin, ...}; part is

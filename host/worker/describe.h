@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Describing an opened plugin: its entry, benchmarks with typed params,
  * and backend devices (with the reason when there are none). */
 #ifndef BH_DESCRIBE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "host_api.h"
 
 #include "bh_clock.h"

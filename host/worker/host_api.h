@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The host API table handed to plugins, and the per-case context behind
  * the opaque bhost_host handle. One context per worker process. */
 #ifndef BH_WORKER_HOST_API_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "job.h"
 
 #include <errno.h>

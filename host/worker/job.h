@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The job a worker reads from its job pipe (see ipc.h): parsed and checked
  * before anything acts on it, so that every member the worker later reads
  * with bh_json_str/bh_json_num has the type and range it assumes. */

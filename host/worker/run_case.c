@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "run_case.h"
 
 #include "bh_error.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* One run of one case inside a worker. */
 #ifndef BH_RUN_CASE_H
 #define BH_RUN_CASE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "timing_loop.h"
 
 #include "bh_clock.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The measurement loop of one run: calibration, warm-up, samples. */
 #ifndef BH_TIMING_LOOP_H
 #define BH_TIMING_LOOP_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Worker mode: the only place plugin code runs. A worker is the bhost
  * binary started again by the supervisor ("bhost __worker"); it reads one
  * job from BH_IPC_JOB_FD, answers on BH_IPC_RESULT_FD (see ipc.h) and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * template.c -- a complete, small bhost benchmark plugin to start from.
  *

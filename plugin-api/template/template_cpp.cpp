@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * template_cpp.cpp -- the C++ variant of the plugin template, written with
  * the optional helpers of <bhost/plugin.hpp>.

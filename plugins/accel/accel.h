@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * accel.h -- internal interface of the accelerator suite (accel.so).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * accel_common.c -- helpers every accel benchmark shares: errors,
  * parameters, accounted memory, seeded random inputs, kernel lookup,

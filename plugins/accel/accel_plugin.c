@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * accel_plugin.c -- entry of accel.so: the factory over the accelerator
  * benchmarks (accel.h lists them).

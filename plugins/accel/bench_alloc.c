@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bench_alloc.c -- alloc.latency: one backend alloc() and free() of
  * 'bytes' per iteration, host clock (manual timing). memory: device,

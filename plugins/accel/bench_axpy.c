@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bench_axpy.c -- kernel.axpy: y = alpha x + y through the backend's
  * bhost.kernel.axpy/1, alpha = 2^-12, x and y0 uniform in [-1, 1) from

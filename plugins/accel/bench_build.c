@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bench_build.c -- build.kernels: the backend builds every kernel program
  * (pipelines, modules, programs) again per iteration through the

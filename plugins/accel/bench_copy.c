@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bench_copy.c -- copy.h2d, copy.d2h, copy.d2d: transfer bandwidth.
  *

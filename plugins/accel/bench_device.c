@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bench_device.c -- device.open (open + close of the case's device per
  * iteration) and device.query (device_info per iteration: the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bench_gemm.c -- kernel.gemm: C = op(A) op(B) (alpha 1, beta 0),
  * column-major, through the backend's bhost.kernel.gemm/1; A and B

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bench_launch.c -- launch.latency: one tiny kernel (axpy over a single
  * f32 element, y += 1 * x with x = 1) per iteration, timed with the host

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bench_multi.c -- multi.axpy: multi-device scaling. The case's device and
  * every other device of the backend (opened here) each run one f32 axpy

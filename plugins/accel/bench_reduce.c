@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bench_reduce.c -- kernel.reduce: result = sum, min or max of x[0..n)
  * through the backend's bhost.kernel.reduce/1, x uniform in [-1, 1) from

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bhost_accel_ext.h -- backend extensions the accel suite uses.
  *

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Embeds a binary file (SPIR-V, a CUDA fatbin, a HIP code object, OpenCL C
 text) into a C source file as a 16-byte aligned byte array.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * backend_cpu.c -- the bhost.backend/1 table of the CPU backend: entry,
  * device, memory, copies, streams and events.

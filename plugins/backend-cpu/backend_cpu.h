@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * backend_cpu.h -- internal interface of the CPU backend plugin.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * cpu_convert.c -- half-precision gemm inputs for the CPU backend.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * cpu_info.c -- describes a CPU backend device: the machine or one NUMA
  * node. runtime_version records the BLAS, its kernel set, the thread

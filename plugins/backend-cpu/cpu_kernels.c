@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * cpu_kernels.c -- gemm, axpy and reduce for the CPU backend. gemm and axpy
  * call CBLAS (OpenBLAS); gemm also takes bf16 or f16 inputs with f32

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * cpu_topo.c -- the CPU backend's devices, from hwloc: by default one
  * device for the whole machine (the CPUs this process may run on); with

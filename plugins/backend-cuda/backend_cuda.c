@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * backend_cuda.c -- the bhost.backend/1 table of the CUDA backend:
  * entry, runtime errors, device queries, get_kernel. Messages and handle

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * cuda_device.c -- open/close, memory, copies and streams of the CUDA
  * backend. DEVICE buffers come from cudaMalloc, PINNED from cudaHostAlloc

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * cuda_events.c -- CUDA events, with two nvbench-style options around the
  * host's timed samples. The host records a start event, runs the sample,

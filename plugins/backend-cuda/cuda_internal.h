@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * cuda_internal.h -- internal interface of the CUDA backend plugin.
  *

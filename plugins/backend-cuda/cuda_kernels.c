@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * cuda_kernels.c -- the kernel tables of the CUDA backend: gemm through
  * cuBLAS (sgemm, dgemm; bf16/f16 inputs with f32 output and compute via

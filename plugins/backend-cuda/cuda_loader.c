@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * cuda_loader.c -- loads the CUDA runtime (libcudart) lazily, counts
  * devices, describes them, and loads cuBLAS on first use.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // kernels.cu -- device code of backend-cuda, compiled by nvcc into a
 // fatbin at build time and loaded at run time with cudaLibraryLoadData
 // (no link-time dependency on the CUDA runtime). Every kernel has C

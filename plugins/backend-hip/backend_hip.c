@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * backend_hip.c -- the bhost.backend/1 table of the HIP backend:
  * entry, runtime errors, device queries, get_kernel. Messages and handle

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * hip_device.c -- open/close, memory, copies and streams of the HIP
  * backend. DEVICE buffers come from hipMalloc, PINNED from hipHostMalloc

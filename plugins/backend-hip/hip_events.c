@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * hip_events.c -- HIP events: hipEventRecord on the stream,
  * hipEventElapsedTime (milliseconds as float, about 1 us resolution).

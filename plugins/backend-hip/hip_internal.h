@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * hip_internal.h -- internal interface of the HIP (ROCm) backend plugin.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * hip_kernels.c -- the kernel tables of the HIP backend, all from the
  * embedded code-object bundle (kernels.hip): axpy, reduce (two passes),

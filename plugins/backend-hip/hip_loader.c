@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * hip_loader.c -- loads the HIP runtime (libamdhip64) lazily, counts and
  * describes devices. Library search: BHOST_HIP_LIBRARY when set, then

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // kernels.hip -- device code of backend-hip, compiled by hipcc --genco
 // into a code-object bundle (one code object per --offload-arch) at build
 // time and loaded at run time with hipModuleLoadData (no link-time

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * backend_level_zero.c -- the bhost.backend/1 table of the Level Zero
  * backend: entry, ze_result_t names, device queries, get_kernel. Messages

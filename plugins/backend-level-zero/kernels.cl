@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernels.cl -- OpenCL C 1.2 kernels of backend-level-zero, compiled at
  * build time by clang-14 (-target spir64) and llvm-spirv-14 into SPIR-V

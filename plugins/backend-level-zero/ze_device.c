@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ze_device.c -- open/close, memory and copies of the Level Zero backend.
  * DEVICE buffers are zeMemAllocDevice, PINNED and HOST_VISIBLE are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ze_events.c -- streams and events of the Level Zero backend. A stream
  * is an immediate command list (asynchronous mode) on the device's

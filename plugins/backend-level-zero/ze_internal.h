@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ze_internal.h -- internal interface of the oneAPI Level Zero backend.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ze_kernels.c -- the kernel tables of the Level Zero backend: SPIR-V
  * modules built at build time from kernels.cl (f32; f64 on devices with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ze_loader.c -- loads the Level Zero loader lazily, initializes it and
  * lists the devices of every driver. zeInit failing (no driver, or a

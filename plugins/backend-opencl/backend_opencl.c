@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * backend_opencl.c -- the bhost.backend/1 table of the OpenCL backend:
  * entry, OpenCL error names, device queries, get_kernel. Messages and

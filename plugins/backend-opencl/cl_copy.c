@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * cl_copy.c -- copies ordered on a stream's in-order queue. Plain host
  * memory: non-blocking clEnqueueWrite/ReadBuffer (the host memory must

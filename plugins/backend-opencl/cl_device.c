@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * cl_device.c -- open/close of an OpenCL device and its memory. DEVICE
  * buffers are plain cl_mem; HOST_VISIBLE and PINNED buffers are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * cl_internal.h -- internal interface of the OpenCL backend plugin.
  *

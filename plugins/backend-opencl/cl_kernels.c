@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * cl_kernels.c -- the kernel tables gemm, axpy, reduce of the OpenCL
  * backend (kernels.cl), and the build_stats and device_index extensions.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * cl_loader.c -- loads the OpenCL ICD loader lazily and lists the devices
  * of every platform (GPUs, CPUs such as PoCL, accelerators).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * cl_program.c -- builds the kernels of kernels.cl at run time, with a
  * persistent program-binary cache.

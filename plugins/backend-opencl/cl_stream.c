@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * cl_stream.c -- streams are in-order command queues with profiling;
  * events are markers (clEnqueueMarkerWithWaitList) whose

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernels.cl -- OpenCL C 1.2 kernels of backend-opencl, built at run time
  * with -DT=float, or -DT=double -DBH_F64 on devices with fp64. The same

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * backend_vulkan.c -- the bhost.backend/1 table of the Vulkan backend:
  * entry, VkResult names, device queries, get_kernel. Messages and handle

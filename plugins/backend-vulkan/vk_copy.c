@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * vk_copy.c -- copies ordered on a stream. Host memory that lies inside a
  * mapped HOST_VISIBLE or PINNED buffer of the device is copied from or to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * vk_device.c -- open/close of a Vulkan device and its memory: buffers
  * with memory of their own, device-local for BHOST_MEM_DEVICE,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * vk_events.c -- events as timestamp queries: each event owns a query pool
  * of one timestamp, written with vkCmdWriteTimestamp at BOTTOM_OF_PIPE

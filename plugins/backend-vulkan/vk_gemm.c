@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * vk_gemm.c -- bhost.kernel.gemm/1 on Vulkan: C = alpha op(A) op(B) +
  * beta C through the 16 x 16 tiled shader (shaders/gemm.comp), or, for a

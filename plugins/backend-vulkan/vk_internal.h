@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * vk_internal.h -- internal interface of the Vulkan backend plugin.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * vk_kernels.c -- the compute pipelines (SPIR-V from the shaders/ folder,
  * compiled by glslc at build time, f32 and f64 variants) and the kernel

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * vk_loader.c -- loads libvulkan.so.1 lazily, creates one instance per
  * process and lists the physical devices that have a compute queue.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * vk_stream.c -- streams as rings of command batches. Commands are
  * recorded into the current batch with a full memory barrier between

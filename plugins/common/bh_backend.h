@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bh_backend.h -- what the in-tree backend plugins (cpu, cuda, hip,
  * level-zero, opencl, vulkan) share, linked statically into each: the

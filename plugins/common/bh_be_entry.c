@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bh_be_entry.c -- the parts of a backend's entry and bhost.backend/1
  * table that read the same in every backend: init(), get_interface(),

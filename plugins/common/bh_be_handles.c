@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bh_be_handles.c -- checks of the device, buffer, stream and event
  * handles a host passes back to a backend, with the messages every

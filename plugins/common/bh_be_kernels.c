@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bh_be_kernels.c -- what the backends' kernel tables share: the lookup of
  * a table by id, the build_stats argument checks, and the argument checks

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bh_be_loader.c -- what the backends' lazy loaders of a vendor runtime
  * share: finding the library (an environment override, then a list of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bh_be_report.c -- a backend's messages to the host: set_error and log
  * lines that start with the backend's name.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bh_pool.c -- the shared fork-join pool (contract: bh_pool.h).
  */

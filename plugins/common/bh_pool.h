@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bh_pool.h -- the fork-join thread pool the in-tree plugins share
  * (tensor, inference). A call is split into tasks; the caller and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bench_decode.c -- decode: one iteration is one decode step of `batch`
  * sequences (one new token each) over a KV cache that setup() prefilled

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bench_encode.c -- encode: one iteration runs a BERT-style encoder over
  * `batch` sequences of `seq` tokens (bidirectional attention) to their

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bench_generate.c -- generate: one iteration is one end-to-end request
  * per sequence: prefill a `prompt`-token prompt, then `gen` output tokens

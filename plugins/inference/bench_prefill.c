@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bench_prefill.c -- prefill: one iteration processes a `prompt`-token
  * prompt for each of `batch` sequences from an empty cache (writing the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bench_scenario.c -- load scenarios after MLPerf LoadGen, driving the
  * engine with continuous batching (up to `batch` sequences decode

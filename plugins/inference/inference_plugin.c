@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * inference_plugin.c -- entry point and benchmark list of the inference
  * plugin. The benchmarks (bench_*.c) adapt libinfer_engine (engine/) to

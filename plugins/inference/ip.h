@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ip.h -- the inference plugin's shared adapter code: parameters common to
  * every benchmark, the engine context over the host API and the case's

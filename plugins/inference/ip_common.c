@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ip_common.c -- what the inference benchmarks share: parameter reading,
  * the engine context on the case's backend device with host-accounted

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bench_roof.c -- roof.bandwidth: the STREAM triad a = b + s c (f64, all
  * threads, arrays well beyond the last-level cache) measured in the same

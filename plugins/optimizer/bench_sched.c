@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bench_sched.c -- schedule: the per-step cost of a learning-rate
  * scheduler (one opt_sched_step per iteration), restarted every

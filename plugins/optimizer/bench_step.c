@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bench_step.c -- step and zero: one fused optimizer step per iteration
  * over a parameter set (a flat buffer, a list of equal tensors, or a

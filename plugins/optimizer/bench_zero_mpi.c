@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bench_zero_mpi.c -- zero.mpi: ZeRO steps with real Open MPI collectives
  * between the ranks of one mpirun on this machine. setup() starts

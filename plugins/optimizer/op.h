@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * op.h -- internal interface of the optimizer plugin: a thin adapter from
  * the bhost.benchmarks/1 ABI to liboptim (core/opt.h). Each bench_*.c file

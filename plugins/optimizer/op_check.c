@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * op_check.c -- verify() of the optimizer cases: the last timed step
  * checked on a sampled subset against the double reference.

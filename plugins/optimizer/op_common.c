@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * op_common.c -- helpers every optimizer benchmark shares: errors,
  * parameters, threads and instruction set, memory, the counter-based

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * op_params.c -- the optimizer options of a case: choice lists of the
  * common parameters (op.h, BH_OPTIM_COMMON_PARAMS) and their reading into

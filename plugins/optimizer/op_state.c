@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * op_state.c -- the tensors of one case: allocation in the chosen layout
  * (one buffer per stream, or one allocation per tensor and stream), a

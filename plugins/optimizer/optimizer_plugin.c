@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * optimizer_plugin.c -- entry point and benchmark list of the optimizer
  * plugin; owns the host API pointer.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bench_cpu.c -- the host-only selftest benchmarks: noop, spin and memcpy.
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bench_device.c -- device_copy: device-to-device copies through a backend.
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * selftest.c -- entry point, benchmark list and shared helpers of the
  * selftest plugin.

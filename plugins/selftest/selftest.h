@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * selftest.h -- internal interface of the selftest plugin.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bench_create.c -- creation ops create.<op>: zeros, ones, full, arange,
  * rand (uniform, counter-based, seeded from the case seed) and randn

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bench_ew.c -- element-wise ops ew.<op>: add, sub, mul, div, fma, relu,
  * gelu, sigmoid, tanh, exp, log, sqrt, over n contiguous elements of f32

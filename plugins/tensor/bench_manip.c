@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bench_manip.c -- data movement manip.<op>: transpose (2-D, tiled),
  * permute (N-D), reshape (view: strides only; copy: of a transposed

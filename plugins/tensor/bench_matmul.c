@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bench_matmul.c -- matmul: C = op(A) op(B) through the backend's gemm
  * kernel (bhost.kernel.gemm/1), so it runs on any backend device with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bench_matmul_i8.c -- matmul.int8: C (int32) = op(A) op(B) with int8
  * operands on the library's blocked kernel (AVX-512 VNNI when available),

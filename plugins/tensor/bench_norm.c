@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bench_norm.c -- row-wise normalizations norm.<op>: softmax,
  * log_softmax, layernorm (with gamma and beta), rmsnorm (with gamma) over

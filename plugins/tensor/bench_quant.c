@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bench_quant.c -- quantization quant.quantize / quant.dequantize of an
  * f32 rows x cols matrix to and from int8 or int4 (symmetric, per tensor

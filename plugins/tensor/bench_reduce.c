@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bench_reduce.c -- reductions reduce.<op>: sum, mean, max, argmax, var
  * (population) of an f32 tensor of a given shape, over one axis or the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bench_roof.c -- roof.compute: the compute roof of the machine as
  * OpenBLAS sgemm of n x n matrices on all threads (called directly, not

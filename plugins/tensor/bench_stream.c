@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bench_stream.c -- STREAM copy, scale, add, triad (f64) over the thread
  * pool, and roof.bandwidth: triad at a DRAM size on all threads, which

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * manip.h -- what bench_manip.c (descriptors, lifecycle) and manip_ops.c
  * (parameters, one iteration, verification) share.

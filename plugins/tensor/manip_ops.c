@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * manip_ops.c -- the manip.* benchmarks' parameters, one iteration of each
  * op, and their verification against index arithmetic written out here.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tensor_plugin.c -- entry point and benchmark list of the tensor plugin.
  * The roof benchmarks come first, so a config that includes everything

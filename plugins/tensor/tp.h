@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tp.h -- internal interface of the tensor plugin: a thin adapter from the
  * bhost.benchmarks/1 ABI to libtensor_kernels. Each bench_*.c file serves

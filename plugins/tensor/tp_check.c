@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tp_check.c -- verification of matrix products without recomputing them:
  * Freivalds' check in double precision with a rigorous tolerance.

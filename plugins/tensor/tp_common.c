@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tp_common.c -- helpers every tensor benchmark uses: errors, parameters,
  * the thread pool of an instance, accounted aligned memory, seeded input

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bench_kernel.c -- kernel.axpy, kernel.dot, kernel.sgemm, kernel.softmax,
  * kernel.qmatmul: one C source (wasm/wk_ops.c) run as native code, as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bench_mem.c -- WASM memory patterns:
  *   mem.grow     memory.grow by `pages` 64 KiB pages (the wasm instruction,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bench_mobile.c -- the mobile simulation, on one layer y = x W:
  *   mobile.level    one optimization level (f32, f16 weights, int8) under a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bench_webgpu.c -- webgpu.axpy, webgpu.dot, webgpu.sgemm: the "webgpu"
  * backend of the seed as the Vulkan backend (what WebGPU implementations

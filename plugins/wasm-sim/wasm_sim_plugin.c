@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * wasm_sim_plugin.c -- entry point and benchmark list of wasm-sim: tensor
  * kernels under real WebAssembly semantics (wasm2c), 128-bit SIMD in the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ws.h -- internal interface of the wasm-sim plugin: a thin adapter from
  * the bhost.benchmarks/1 ABI to libwsim_core (core/wsim.h: the wasm2c

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ws_common.c -- helpers the wasm-sim benchmark files share: errors and
  * logs, parameters, accounted memory, seeded inputs, the toolchain note,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Fails unless every plugin given exports exactly one dynamic symbol.
 
 Usage: check_exports.py [--symbol NAME] PLUGIN.so...

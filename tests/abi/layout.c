@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * layout.c -- frozen LP64 layout of every struct in bhost/plugin.h.
  *

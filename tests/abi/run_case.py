@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Runs benchmarks of one plugin through the real host and checks statuses.
 
 Usage: run_case.py --bhost BHOST --plugin-dir DIR --plugin NAME

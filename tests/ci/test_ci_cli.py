@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The CI commands on the real bhost binary: run --shard / --backend, merge
 (and each refusal), git metadata in results, ci-matrix, and the workflow's
 use of the matrix fields. Run by meson (suite 'ci'); BHOST_EXE names the

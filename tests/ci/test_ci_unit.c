@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Unit tests of host/ci: shard parsing and partitioning, the duration
  * history, merging shard documents (and every refusal), git metadata from
  * .git files and CI variables, the job matrix, run.git in results. */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The drift floor on the real bhost binary: a gated run widens each
 comparison's noise floor to the run-to-run drift the results store has
 recorded for its case on this machine fingerprint (host/regress/drift.h).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Sharded gating on the real bhost binary: shards run with --baseline gate
 with confirmation like a whole run, and bhost merge keeps their verdicts
 (the merged verdicts are the union of the shards'), joins their summaries,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The GitHub Actions workflow passes actionlint and the workflow schema
 # (tools/lint-workflow.sh), and the same check rejects broken copies of it
 # (so a pass means something). Exit 77 when the validators cannot be

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # shellcheck shell=bash
 # common.sh -- sourced by tests/fuzz/run.sh and tests/fuzz/long.sh: the
 # fuzz targets, their build in $build (clang, -fsanitize=fuzzer,address,

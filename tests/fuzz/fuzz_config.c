@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* libFuzzer target: the YAML config loader (bh_config_load) on arbitrary
  * bytes. The input is written to a file in a private directory, so relative
  * extends: and plugin_path: entries resolve there; a config the loader

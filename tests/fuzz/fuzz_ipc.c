@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* libFuzzer target: the worker pipe protocol decoder (bh_ipc_decode) and
  * the supervisor's classification of what a worker sent
  * (bh_outcome_classify), for the bytes a misbehaving plugin could put on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* libFuzzer target: the worker's job parser (bh_job_parse). For every job
  * it accepts, the members are read the way the worker reads them
  * (run_case.c, worker_main.c): the casts to uint32_t and uint64_t must be

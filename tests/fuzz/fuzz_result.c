@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* libFuzzer target: the strict result reader (bh_result_parse: size and
  * depth limits, JSON, schema check, duplicate ids) and, on documents it
  * accepts, the per-case readers the regression engine applies to result

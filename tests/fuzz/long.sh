@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Long fuzzing campaign over the targets of tests/fuzz/run.sh, one process
 # at a time at nice 19, in chunks, until every target has GOAL executions
 # or the deadline passes.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Builds the libFuzzer targets of tests/fuzz in build-fuzz (clang with
 # -fsanitize=fuzzer,address,undefined; the host modules and the plugins'
 # core libraries instrumented for coverage) and runs each for a bounded

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* itest_util.c -- the cmocka side of the integration tests: temporary
  * paths, bhost runs with assertions, result JSON access (itest_util.h). */
 #define _GNU_SOURCE

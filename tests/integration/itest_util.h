@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The cmocka side of the integration tests (test_run, test_history,
  * test_compare, test_faults): one temporary directory per test binary and
  * paths in it, running the real bhost binary through proc_util.h and

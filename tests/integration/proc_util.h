@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Helpers shared by the fault and reliability tests
  * (tests/integration/test_faults.c, tests/reliability/test_kill.c): start
  * the real bhost binary ($BHOST_EXE) with its output in files, reap what

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Integration tests of the comparison half of the regression engine: the
  * real bhost binary ($BHOST_EXE) with the selftest plugin's spin benchmark.
  * Slowdowns are injected with slowdown_pct = 300 (4x the work), where the

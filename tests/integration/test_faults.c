@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The fault matrix and loading hygiene, through the real bhost binary
  * ($BHOST_EXE) with the fixtures of tests/fixtures on BHOST_PLUGIN_PATH:
  * each fault of fx_faults2.so and backend-flaky.so gets its status and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Integration tests for `bhost history`: the real binary ($BHOST_EXE) on
  * results folders written here (a step series, malformed files, filters,
  * baselines) and on result files written by `bhost run` itself. Asserts

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Integration tests: run the real bhost binary ($BHOST_EXE) on the configs
  * in $BHOST_ITEST_CONFIGS with the fault fixtures on BHOST_PLUGIN_PATH, and
  * assert on exit codes, messages and the result JSON. Nothing here depends

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Reliability of the results folder when bhost is killed or run several
  * times at once (tests/reliability/meson.build runs it in CI).
  *

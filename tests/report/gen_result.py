@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Writes synthetic "bhost.result/1" documents for the report tests and the
 report size/time measurements.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Helpers shared by the report integration tests (tests/report/test_*.py):
 running bhost and the synthetic-result generator, and the checks that an
 export carries the numbers of the result document it came from.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """bhost report on synthetic results: CSV, BMF and Google Benchmark JSON
 carry the result's numbers (read back and compared), the Markdown summary
 puts regressions first, then improvements, then the collapsed table, the

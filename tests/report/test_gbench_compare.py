@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Google Benchmark's own compare.py (Debian's libbenchmark-tools) reads
 bhost's Google Benchmark JSON: two exports, a baseline and a candidate with
 every 3rd case 50% slower, compared; the tool's JSON dump must carry our

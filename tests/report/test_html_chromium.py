@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The HTML report in headless Chromium: it loads without a single console
 message (the page's Content-Security-Policy forbids scripts and every
 network fetch, so any slip shows up as a console error), the rendered DOM

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """bhost's JUnit XML against the JUnit schema CI servers use (Jenkins
 junit-10.xsd, tests/report/junit-10.xsd) with xmllint, and read by
 python3-junitparser when it is installed. Inputs: a synthetic result with

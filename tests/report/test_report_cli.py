@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """bhost report's command line: bad or malformed input gives one line
 naming the file and exit 4; a report that cannot be written, exit 4; usage
 errors, exit 2; without an output option, the console table; '-' writes to

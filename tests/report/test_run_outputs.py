@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """bhost run with a config whose output: section names every format: the
 real run (selftest and fx_faults: ok, crashed, invalid, skipped and
 unsupported cases) writes each format next to the JSON result with the

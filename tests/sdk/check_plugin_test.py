@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Runs `bhost check-plugin` on one plugin and checks its report.
 
 Usage: check_plugin_test.py --bhost BHOST PLUGIN [--backend NAME]

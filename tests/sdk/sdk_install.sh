@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The plugin SDK as a third party meets it: install bhost into a temporary
 # prefix, then build the template plugins from the INSTALLED template with
 # meson and with make, against that prefix only (pkg-config pointed at it,

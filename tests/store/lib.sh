@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Helpers shared by the results-store tests (sourced by test_*.sh).
 # Needs BHOST_EXE and GEN_RESULTS (set by meson); makes a temporary folder
 # $T that is removed on exit.

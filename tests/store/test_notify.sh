@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # --notify against a real HTTP server on loopback (webhook.py): one
 # Slack-compatible post naming exactly the regressed case when a run or a
 # comparison regressed, none when nothing regressed, a one-line warning

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The results store on a real PostgreSQL server (Debian's postgresql-15)
 # started here on loopback in a temporary folder: the same schema and
 # migrations as SQLite, idempotent ingest, 8 concurrent ingests and 3

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The SQLite results store end to end with the real bhost binary: run ->
 # store, export round trip, idempotent ingest, malformed files, concurrent
 # writers, history and trends, store: baselines, --no-store, a store that

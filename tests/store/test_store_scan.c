@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Unit tests of the fast reader of result files (store_scan.c): on every
  * text it reads it must give the tree cJSON gives (members, order, keys,
  * strings, the exact double and valueint of every number, the prev links),

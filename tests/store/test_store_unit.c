@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Unit tests of the results store and alert modules through their
  * interfaces: the compact JSON writer, put/get/idempotency/round trip on
  * a real SQLite file, history points, baseline selection, the alert

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A webhook receiver on loopback for the --notify tests: records every
 request (method, path, content type, body) as one JSON line in LOG and
 answers 200, or 500 for paths starting with /fail. Writes its port to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Unit tests for host/cli: strict parsing of numeric option values. The
  * commands themselves are exercised through the real binary in
  * tests/integration. */

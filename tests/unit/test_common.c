@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Unit tests for host/common: SHA-256 known answers, the seeded PRNG,
  * string buffers, error messages and the file-system helpers every result
  * goes through. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Unit tests of the config module: YAML schema v1, extends layering,
  * settings, units, suggestions and glob matching. Fixtures live in
  * $BHOST_TEST_DATA/config; the tests run from that folder so every

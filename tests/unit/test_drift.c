@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Unit tests for host/regress/drift.c: the robust between-invocation sd
  * and its known answers, robustness to a step in the history, the floor,
  * how the floor widens (and only widens) a report's comparisons, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Unit tests for host/regress/history: the change-point detector and the
  * prediction interval on hand-computed series (stats-anchors sections 5.2,
  * 6, 10.6 and 10.16), edge cases, determinism, and the results-folder

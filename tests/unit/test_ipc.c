@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Unit tests for host/ipc: the line protocol between worker and
  * supervisor. Every malformed stream must be refused with a message naming
  * the 1-based line. */

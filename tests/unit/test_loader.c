@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Unit tests for host/loader: the plugin search path (BHOST_PLUGIN_PATH
  * first, then the config's dirs, never the current directory), finding and
  * listing plugin files, and opening every misbehaving fixture with its own

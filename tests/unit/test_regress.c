@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Unit tests for host/regress (the comparison half): verdict rules on
  * synthetic run values, the power / run-count arithmetic, BH over a
  * report, the regression: section parser, case matching, per-run values,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Unit tests for host/report: unit formatting, the console table, escaping
  * and every export format, on a small result document written inline. */
 #define _GNU_SOURCE

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Unit tests for host/results: the "bhost.result/1" document and the
  * write that never overwrites a result (unless asked) and never leaves a
  * partial file. */

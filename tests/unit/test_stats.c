@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Unit tests for host/stats: known-answer vectors from
  * reference/stats-anchors.md section 10 (and high-precision references
  * computed with mpmath at 40 digits), edge cases, and determinism. */

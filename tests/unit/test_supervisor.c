@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Unit tests for host/supervisor: real workers (the bhost binary re-run as
  * "bhost __worker") on the fault fixtures, the outcome classifier on
  * synthetic worker ends, case seeds, plan filtering and building, and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Unit tests for host/sysinfo: fingerprint shape, hash stability and
  * sensitivity, diff, and CPU pinning (binding is tested in forked children
  * so this process keeps its affinity). */

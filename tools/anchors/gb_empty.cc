@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Anchor for bhost's host-overhead figure: Google Benchmark's empty loop,
 // the per-iteration cost of the harness itself (libbenchmark-dev).
 #include <benchmark/benchmark.h>

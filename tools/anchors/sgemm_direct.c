@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * sgemm_direct.c -- the anchor bhost's matmul is compared with: OpenBLAS
  * sgemm called directly in a plain C loop, no bhost involved.

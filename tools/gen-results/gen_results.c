@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gen-results: writes many realistic result files for measuring and
  * testing the results store (bhost store ingest, history, baselines).
  *

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Prepares a run of tools/gpu/run-cuda.sh on a GPU machine that has an
 # NVIDIA driver and the CUDA runtime but neither bhost's build tools nor its
 # Debian libraries (libyaml, cJSON, OpenBLAS, SQLite...). Here, on a machine

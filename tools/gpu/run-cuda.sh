@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Runs the CUDA backend for real on a machine with an NVIDIA GPU: builds
 # bhost with -Dcuda=enabled (release: no device-debug code), then
 #   1. bhost info (the CUDA device, driver and runtime versions);

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Runs a meson build's tests from its tests.json (meson introspect --tests,
 written by tools/gpu/pack.sh) on a machine without meson, or with a meson
 that cannot read that build folder.

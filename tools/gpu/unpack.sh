@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # On the GPU machine (as root), before BHOST_PREBUILT=1 run-cuda.sh: unpacks
 # .gpu-carry/libs.tar.xz (made by tools/gpu/pack.sh) to /opt/bhost-libs and
 # lists it, and the folders holding the CUDA runtime and cuBLAS, after the

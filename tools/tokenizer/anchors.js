@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: MIT
 // Throughput anchors: the npm reference tokenizers on a corpus, line by
 // line, one thread, in this process (warm: each library runs the corpus
 // once before the timed pass).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Throughput anchors measured side by side with `bhost run
 # configs/tokenizer.yaml`: the npm reference tokenizers (tiktoken WASM,
 # js-tiktoken, Hugging Face tokenizers native, one thread) and Debian's

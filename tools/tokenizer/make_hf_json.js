@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: MIT
 // Writes Hugging Face tokenizer.json files with Hugging Face's own library
 // (npm "tokenizers", the Rust core as a native addon), so the JSON is the
 // genuine article and not a hand-made look-alike:

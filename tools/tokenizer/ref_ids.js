@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: MIT
 // Reference token ids from the real reference implementations:
 //   node ref_ids.js NPM_DIR ENCODING INPUT [--whole] [--special]
 // ENCODING: gpt2 r50k p50k cl100k o200k (npm "tiktoken": OpenAI's Rust core

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Change points and the newest-value check for every series of a loaded
  * results folder (contract in history_report.h). */
 #include "history_report.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Windowed E-Divisive change-point detection with t-test significance and
  * a magnitude floor (the contract and the exact algorithm are in
  * history.h). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Change points and the newest-value check over a series of nightly
  * medians (DESIGN.md section 5 "History"; stats-anchors sections 5.2, 6
  * and 11.4).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Reading a results folder into per-case series of run medians for
  * `bhost history`: every "bhost.result/1" file under a root, each parsed
  * once, grouped by (config, case id) and ordered by run.started_at. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* `bhost history` analysis of a loaded results folder: change points and
  * the newest-value check for every series, and their JSON form
  * (schema "bhost.history/1"). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The JSON form of a history analysis, schema "bhost.history/1" (contract
  * in history_report.h). */
 #include "history_report.h"

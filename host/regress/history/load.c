@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Reading a results folder into per-case series (contract in
  * history_load.h). Each file is parsed once; what is kept per point is
  * its run medians, nothing else of the document. */

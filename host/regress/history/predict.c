@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The Student t prediction interval for the newest value of a series
  * (contracts in history.h). */
 #include "history.h"

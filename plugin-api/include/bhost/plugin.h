@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bhost/plugin.h -- the bhost plugin ABI, version 1.
  *

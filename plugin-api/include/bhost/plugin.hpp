@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bhost/plugin.hpp -- optional C++ helpers for bhost plugins (C++11 and
  * later; header-only, nothing to link).

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Conformance of one hardware backend through `bhost check-plugin --json`.
 
 Usage: check_backend.py --bhost BHOST --plugin backend-X.so

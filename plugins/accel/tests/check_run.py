@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Runs a backends config through the real host and checks that the
 backend-neutral cases agree with the host reference on every backend.
 

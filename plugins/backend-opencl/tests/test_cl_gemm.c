@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * test_cl_gemm.c -- gemm of the real backend-opencl.so (loaded with
  * dlopen on the stub host API of be_test.c, BH_CL_PLUGIN names the file):

@@ -1,4 +1,5 @@
 #version 450
+// SPDX-License-Identifier: MIT
 // y = alpha * x + y over n elements, grid-stride loop.
 #include "common.glsl"
 

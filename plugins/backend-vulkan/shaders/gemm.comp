@@ -1,4 +1,5 @@
 #version 450
+// SPDX-License-Identifier: MIT
 // C = alpha op(A) op(B) + beta C, column-major as BLAS, 16 x 16 tiles in
 // shared memory; one invocation per element of C. beta == 0 never reads C.
 // A, B and C start at elements ao, bo, co of their bindings (the host binds

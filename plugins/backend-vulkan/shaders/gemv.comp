@@ -1,4 +1,5 @@
 #version 450
+// SPDX-License-Identifier: MIT
 // The thin side of gemm: C = alpha op(A) op(B) + beta C when C has at most 8
 // columns (or, transposed by the host, at most 8 rows). Seen as R rows of a
 // matrix M (R x k) times nv <= 8 vectors X (k x nv) into C (R x nv), every

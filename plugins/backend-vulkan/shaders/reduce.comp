@@ -1,4 +1,5 @@
 #version 450
+// SPDX-License-Identifier: MIT
 // One pass of a two-pass reduction: workgroup g combines its grid-stride
 // share of x[0..n) and writes r[r0 + g]. op: 1 sum, 2 min, 3 max (a NaN wins).
 // The host runs it over x (or over each piece of a large x, r0 the first

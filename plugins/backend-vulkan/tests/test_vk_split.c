@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * test_vk_split.c -- the kernels of the real backend-vulkan.so (loaded
  * with dlopen on the stub host API of be_test.c, BH_VK_PLUGIN names the

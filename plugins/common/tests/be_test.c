@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * be_test.c -- the shared part of the backend plugins' kernel tests
  * (be_test.h): stub host API, plugin loading, buffers, exact gemm checks.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * be_test.h -- what the kernel tests of real backend plugins share: a
  * stub host API, loading the plugin named by an environment variable,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * test_bh_backend.c -- the backends' shared code against a small fake
  * backend: every message word for word (the backends' users and tests

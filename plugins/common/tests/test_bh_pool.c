@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * test_bh_pool.c -- the shared plugin thread pool: every task of every
  * call runs exactly once, with the right task count and a thread index in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ie.h -- libinfer_engine: a small transformer inference engine (BERT-style
  * encoder, GPT-2-style decoder, LLaMA-style decoder) whose weight matrix

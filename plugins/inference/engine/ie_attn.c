@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ie_attn.c -- scaled dot-product attention over the KV cache.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ie_config.c -- the named model presets (published shapes), config
  * checks, and parameter / FLOP counts derived from a shape.

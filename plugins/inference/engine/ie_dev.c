@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ie_dev.c -- the engine context and its use of the backend: device
  * buffers with host views, and the two gemm shapes the engine calls

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ie_file.c -- weight files: read-only mapping, format detection, tensor
  * lookup and element conversion shared by the safetensors and GGUF

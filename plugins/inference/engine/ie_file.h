@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ie_file.h -- weight files as a directory of tensors: the safetensors and
  * GGUF parsers (over a byte buffer, so they can be fuzzed without a file),

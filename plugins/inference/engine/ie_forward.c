@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ie_forward.c -- the forward pass of the three architectures over a
  * batch of rows (tokens of one or more sequences): embeddings, layers

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ie_gguf.c -- the GGUF (v2, v3) parser: magic "GGUF", version, tensor and
  * key-value counts, the key-values (the ones describing the model shape

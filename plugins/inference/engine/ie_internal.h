@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ie_internal.h -- the engine's internal types: device buffers, weights,
  * the model and state layouts, the thread pool and the kernel table.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ie_kern.c -- picks the kernel table for this CPU once, and the scalar
  * half-precision conversions the loaders and kernels share.

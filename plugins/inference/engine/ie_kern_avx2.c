@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ie_kern_avx2.c -- the kernel bodies compiled for AVX2 + FMA + F16C:
  * ie_kern_avx2. Nothing here runs unless ie_kern_get() chose it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ie_kern_avx512.c -- the kernel bodies compiled for AVX-512 (F, BW, DQ,
  * VL) + FMA: ie_kern_avx512. Nothing here runs unless ie_kern_get() chose

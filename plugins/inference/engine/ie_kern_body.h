@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ie_kern_body.h -- the engine's host kernels written once in GCC vector
  * extensions. Include from exactly one .c file per instruction set after

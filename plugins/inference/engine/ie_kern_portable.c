@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ie_kern_portable.c -- the kernel bodies for any CPU (generic vectors of
  * 4 floats, lowered to whatever the baseline target has): ie_kern_portable.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ie_linear.c -- y = x W^T for one weight matrix. f32 weights: one backend
  * gemm. bf16/int8 weights: dequantize-on-the-fly, tile by tile of output

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ie_load.c -- fills a model from a .safetensors (Hugging Face names) or
  * .gguf (llama.cpp names) file: which tensor feeds which weight (q/k/v

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ie_model.c -- model construction: allocating every weight of a shape,
  * seeded random ("dummy") values, sizes, and teardown.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ie_ops.c -- row-wise host operations of the forward pass (norms, bias,
  * residual adds, GELU, SwiGLU) over the kernel table, split into row

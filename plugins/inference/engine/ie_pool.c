@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ie_pool.c -- the engine's fork-join pool: the plugins' shared bh_pool
  * (plugins/common), whose caller runs the tasks of a worker that has not

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ie_ref.c -- the reference: a straightforward double-precision forward
  * pass on the model's stored (dequantized) weights, written independently

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ie_sample.c -- token sampling (greedy, seeded top-k, seeded top-p with
  * temperature) on xoshiro256**, and the load-scenario helpers: seeded

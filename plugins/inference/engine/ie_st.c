@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ie_st.c -- the safetensors parser: little-endian u64 header length N,
  * N bytes of JSON ({"name": {"dtype", "shape", "data_offsets"}, ...,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ie_state.c -- per-run state: the KV cache (one device buffer per layer,
  * sequence slot, KV head and K/V, since the gemm ABI takes whole buffers),

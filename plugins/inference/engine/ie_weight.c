@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ie_weight.c -- weight matrices in device buffers, stored as f32, bf16 or
  * int8 with one symmetric scale per row (absmax / 127), and their

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * test_cpu.c -- the engine through the real backend-cpu.so (OpenBLAS
  * sgemm behind bhost.kernel.gemm/1, loaded with dlopen as the host would,

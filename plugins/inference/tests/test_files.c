@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * test_files.c -- the safetensors and GGUF loaders on small files these
  * tests write: every architecture in F32/F16/BF16 round-trips to the same

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * test_forward.c -- the engine against the double-precision reference on
  * the tiny shapes of all three architectures: prefill (gemm attention

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * test_misc.c -- sampling (greedy, seeded top-k and top-p: deterministic
  * for a seed, never outside the allowed set, distribution roughly right),

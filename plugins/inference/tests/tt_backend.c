@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tt_backend.c -- the unit tests' backend: host memory buffers, copies by
  * memcpy, synchronous streams, and bhost.kernel.gemm/1 as a naive

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tt_files.c -- writes a model's weights as a safetensors file (Hugging
  * Face tensor names, GPT-2 Conv1D matrices as [in, out]) or a GGUF v3 file

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tt_util.h -- helpers of the engine's unit tests: a test backend (host
  * memory, a naive column-major gemm with double accumulation, optionally

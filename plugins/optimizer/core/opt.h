@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * opt.h -- liboptim, the optimizer core of the optimizer plugin: fused
  * single-pass optimizer steps over groups of f32 parameter tensors (with

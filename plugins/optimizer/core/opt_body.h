@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * opt_body.h -- the vector element kernels, written once against
  * opt_vec.h and included by one .c file per instruction set, which then

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * opt_coef.c -- what describes an optimizer without running it: names,
  * defaults, state slots, bytes per parameter, and the per-step

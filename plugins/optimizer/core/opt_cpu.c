@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * opt_cpu.c -- the instruction-set choice: probed once with
  * __builtin_cpu_supports, capped by opt_isa_limit(), mapped to a kernel

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * opt_half.c -- scalar bf16 and f16 conversions (round to nearest even)
  * and typed element access for the reference and the checks.

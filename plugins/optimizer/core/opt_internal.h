@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * opt_internal.h -- what the files of liboptim share and nothing else
  * sees: the per-step coefficients of the element kernels and the table of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * opt_isa_avx2.c -- the element kernels compiled for AVX2 with FMA and
  * F16C: defines opt_ops_avx2. Nothing here runs unless opt_isa() chose it.

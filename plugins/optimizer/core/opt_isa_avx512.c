@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * opt_isa_avx512.c -- the element kernels compiled for AVX-512 (F, BW, DQ,
  * VL): defines opt_ops_avx512. Nothing here runs unless opt_isa() chose it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * opt_model.c -- the parameter tensors of published models, generated from
  * their architecture hyperparameters (Hugging Face configs) in module

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * opt_pool.c -- the optimizer's thread pool: the plugins' shared bh_pool
  * (plugins/common) with one share per thread, and the size below which a

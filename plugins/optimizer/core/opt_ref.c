@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * opt_ref.c -- the double-precision reference step: the optimizers'
  * published update rules written plainly (bias-corrected moments m_hat and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * opt_scalar.c -- the element kernels in plain C: the portable table
  * (any CPU) and the tails the vector kernels leave (n % width elements).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * opt_sched.c -- learning-rate schedulers: the running form (recursive for
  * the chainable PyTorch schedulers, as their get_lr() is) and the closed

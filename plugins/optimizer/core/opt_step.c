@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * opt_step.c -- the fused step over a group of tensors: one parallel pass
  * per kernel pass, split by element count across all tensors (the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * opt_triad.c -- the STREAM triad over the thread pool: the bandwidth roof
  * the optimizer cases are held to.

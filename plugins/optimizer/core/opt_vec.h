@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * opt_vec.h -- the small vector vocabulary opt_body.h is written in, as GCC
  * vector extensions of one width: define OPT_VEC_AVX512 (16 floats) or

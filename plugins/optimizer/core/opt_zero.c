@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * opt_zero.c -- the ZeRO partitioning model (Rajbhandari et al. 2020):
  * what each of N ranks holds at stages 0-3, what one step sends, and

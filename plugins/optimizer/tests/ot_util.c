@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ot_util.c -- the unit tests' fixture: data, reference mirrors, checks.
  *

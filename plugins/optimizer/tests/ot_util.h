@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ot_util.h -- helpers shared by the liboptim unit tests: a seeded
  * generator, a one-group fixture with double-precision mirrors of every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * test_mixed.c -- mixed precision: bf16 and f16 parameter copies and
  * gradients with f32 master weights and moments, against the double

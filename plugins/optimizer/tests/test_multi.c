@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * test_multi.c -- the multi-tensor path: many tensors of uneven sizes,
  * split across threads at arbitrary tensor boundaries, give the same

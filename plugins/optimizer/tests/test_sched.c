@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * test_sched.c -- the schedulers: the running (recursive, as PyTorch's
  * chainable get_lr) form against each closed form over thousands of

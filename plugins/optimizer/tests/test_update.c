@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * test_update.c -- every optimizer's fused f32 step against the double
  * reference over several steps, on each instruction set this CPU has, at

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * test_zero.c -- the ZeRO model and partitioning: per-rank memory and
  * communication volumes against the ZeRO paper's own figures and hand

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * zero_mpi.c -- optimizer-zero-mpi: a ZeRO data-parallel optimizer step
  * with real Open MPI collectives across the ranks of one mpirun, driven

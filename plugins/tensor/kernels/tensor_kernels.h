@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tensor_kernels.h -- libtensor_kernels: the CPU tensor kernels behind the
  * tensor plugin, usable without bhost (its unit tests link only this).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_body_create.h -- creation kernels (fill, arange, uniform draws) over
  * the vector vocabulary, for one contiguous chunk. Contracts in

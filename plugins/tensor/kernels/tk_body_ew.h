@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_body_ew.h -- element-wise kernels (the "vector" variant) over the
  * vector vocabulary, for one contiguous chunk. Included by the three ISA

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_body_map.h -- the one loop every streaming kernel body uses: write
  * n elements of O, each vector produced by FULL(CTX, i) (VN full lanes at

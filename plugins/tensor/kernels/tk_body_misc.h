@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_body_misc.h -- STREAM kernels, f16/bf16 conversions and int8
  * quantization over the vector vocabulary, for one contiguous chunk.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_body_norm.h -- one row of softmax / log-softmax, layernorm, rmsnorm
  * over the vector vocabulary. The statistics passes re-read the row from

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_body_reduce.h -- f32 reduction kernels over the vector vocabulary.
  * Contracts in tk_internal.h (tk_isa_ops). Sums run in 4 * VF_N f32 lanes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_body_table.h -- the tk_isa_ops table of one ISA file: every kernel of
  * the bodies included before it, under the name TK_FN(tk_ops).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_body_vmath.h -- f32 polynomial approximations of exp, log, tanh,
  * sigmoid and gelu over the vector vocabulary. Included by the three ISA

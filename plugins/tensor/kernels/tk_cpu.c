@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_cpu.c -- what the whole library shares at run time: dtype and op
  * names, the instruction-set choice, the cache size behind the

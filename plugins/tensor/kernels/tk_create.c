@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_create.c -- creation ops: fill (zeros, ones, full), arange, uniform
  * and normal draws; argument checks and the split over threads. The

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_ew.c -- tk_eltwise: argument checks, the split over threads (flat
  * when all operands are contiguous, by rows otherwise) and the choice of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_ew_scalar.c -- the "scalar" variant of the element-wise ops: one
  * plain loop per op, one element per iteration, libm for the

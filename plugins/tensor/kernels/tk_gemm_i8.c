@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_gemm_i8.c -- the blocked int8 x int8 -> int32 matmul and the
  * quantized f32 matmul on top of it. B is packed once (weights); A is

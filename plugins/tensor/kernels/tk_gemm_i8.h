@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_gemm_i8.h -- what the int8 matmul files share: the panel geometry
  * and the microkernel contract.

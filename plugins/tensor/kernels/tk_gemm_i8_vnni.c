@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_gemm_i8_vnni.c -- the AVX-512 VNNI microkernel of the int8 matmul:
  * an 8 x 32 int32 tile from a packed 8-row A panel (unsigned, biased by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_half.c -- IEEE half and bfloat16: exact scalar conversions (round to
  * nearest even, subnormals kept, NaN quieted) and the threaded array

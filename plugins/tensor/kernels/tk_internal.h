@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_internal.h -- what the files of libtensor_kernels share: the per-ISA
  * kernel entry points (each defined three times by compiling the bodies in

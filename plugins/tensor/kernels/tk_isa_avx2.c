@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_isa_avx2.c -- the kernel bodies compiled for AVX2 + FMA + F16C:
  * defines tk_ops_avx2. Nothing here runs unless tk_isa() selected it.

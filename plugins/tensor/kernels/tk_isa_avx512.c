@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_isa_avx512.c -- the kernel bodies compiled for AVX-512 (F, BW, DQ, VL):
  * defines tk_ops_avx512. Nothing here runs unless tk_isa() selected it.

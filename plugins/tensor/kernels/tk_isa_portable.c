@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_isa_portable.c -- the kernel bodies compiled for portable C (one lane):
  * defines tk_ops_portable. Nothing here runs unless tk_isa() selected it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_manip.c -- strided copies (slices), reshape views, concatenation and
  * row gathers, for element sizes 1, 2, 4 and 8. Work is split over threads

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_norm.c -- softmax, log-softmax, layernorm and rmsnorm over the rows
  * of a matrix: argument checks and the split of rows over threads. The

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_pool.c -- the kernels' thread pool: the plugins' shared bh_pool
  * (plugins/common) with one share per thread, and the size below which a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_quant.c -- symmetric int8 and int4 quantization and dequantization,
  * per tensor or per channel (row). Both quantize through the vector

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_reduce.c -- tk_reduce: sum, mean, max, argmax and variance of a
  * contiguous [outer, r, inner] tensor over its middle axis. Three shapes

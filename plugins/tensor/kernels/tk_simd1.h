@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_simd1.h -- the portable instance of the vector vocabulary: one lane,
  * plain C (see tk_simd512.h for the contract of each name). The same

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_simd256.h -- the AVX2 + FMA + F16C instance of the vector vocabulary
  * (see tk_simd512.h for the contract of each name). Tails use maskload /

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_simd512.h -- the AVX-512 instance of the small vector vocabulary the
  * kernel bodies (tk_body_*.h) are written in. Every function carries the

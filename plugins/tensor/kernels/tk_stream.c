@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_stream.c -- the four STREAM kernels (McCalpin's copy, scale, add,
  * triad) over the thread pool: each thread owns one contiguous, 64-byte

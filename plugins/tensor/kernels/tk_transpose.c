@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_transpose.c -- 2-D transpose in cache tiles and N-D permute (a batch
  * of 2-D tile transposes when the innermost axis moves, row copies when it

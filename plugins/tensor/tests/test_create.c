@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * test_create.c -- fill, arange and random draws: values for every dtype
  * at odd sizes and misaligned starts on every ISA level, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * test_ew.c -- element-wise kernels: every op, dtype, variant and ISA
  * level against the double reference at odd sizes, strided rows with

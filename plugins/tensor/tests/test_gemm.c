@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * test_gemm.c -- the int8 matmul against exact int64 dot products (odd
  * shapes, both transposes, k past one cache block, padded ldc, threads,

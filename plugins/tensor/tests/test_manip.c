@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * test_manip.c -- transpose, permute, strided copy (slices), reshape
  * views, concat and gather against index arithmetic written out in the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * test_misc.c -- the thread pool (every thread runs once per call, many
  * calls, sleeping workers wake), tk_split, the STREAM kernels on every ISA

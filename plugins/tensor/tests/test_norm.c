@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * test_norm.c -- softmax, log-softmax, layernorm and rmsnorm against
  * double references: odd row lengths on every ISA level, strided rows with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * test_quant.c -- half-precision conversions (exhaustive f16, nearest-even
  * property of f32 -> f16/bf16, vector paths against the scalar ones on

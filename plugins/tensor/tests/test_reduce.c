@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * test_reduce.c -- sum, mean, max, argmax and variance over the middle
  * axis of [outer, r, inner] tensors against double references: odd sizes

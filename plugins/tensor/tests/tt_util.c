@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tt_util.c -- the shared test helpers and main(): runs every group.
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tt_util.h -- helpers shared by the libtensor_kernels unit tests: a
  * deterministic generator independent of the library, ISA iteration, and

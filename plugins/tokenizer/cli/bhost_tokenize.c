@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bhost_tokenize.c -- bhost-tokenize: reads text and prints one line of
  * space-separated ids per input line (so the output diffs against any other

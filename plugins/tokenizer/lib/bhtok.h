@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bhtok.h -- libbhtok, the tokenizer core of the tokenizer plugin and of the
  * bhost-tokenize CLI.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_batch.c -- batch encoding over a pool of pthreads: items are handed
  * out through an atomic counter, each thread has its own workspace, and

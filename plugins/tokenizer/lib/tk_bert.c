@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_bert.c -- Hugging Face's BertNormalizer, step for step:
  *   1. clean text: drop U+0000, U+FFFD and Cc/Cf/Co characters other than

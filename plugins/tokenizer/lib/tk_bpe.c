@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_bpe.c -- byte-level BPE over one pre-token. Two rank sources:
  * tiktoken rank files (the adjacent pair whose concatenated bytes have the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_bytelevel.c -- GPT-2's reversible byte <-> code point map: bytes
  * '!'..'~', 0xA1..0xAC and 0xAE..0xFF map to the same code point, the other

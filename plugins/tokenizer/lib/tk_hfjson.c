@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_hfjson.c -- Hugging Face tokenizer.json (cJSON): byte-level BPE models
  * (GPT-2, RoBERTa, Llama-3-style Split + ByteLevel pipelines whose regex is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_internal.h -- shared declarations of libbhtok's modules (not installed).
  */

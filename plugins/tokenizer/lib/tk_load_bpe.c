@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_load_bpe.c -- loaders for byte-level BPE vocabularies: tiktoken rank
  * files ("base64(token) rank" per line) and GPT-2's encoder.json + vocab.bpe

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_map.c -- the two hash maps of libbhtok: byte strings -> int32 (vocab
  * lookups on the encode hot path) and uint64 -> uint64 (merge pairs, trie

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_pb.c -- protobuf wire format: varints, fixed32/64 and length-delimited
  * fields, bounds-checked (SentencePiece .model files are ModelProto).

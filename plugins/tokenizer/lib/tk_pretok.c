@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_pretok.c -- the GPT-2, cl100k and o200k pre-tokenizer regexes as
  * hand-written matchers with the regex engines' leftmost-first semantics:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_spm_bpe.c -- SentencePiece BPE (bpe_model.cc of 0.1.97): split the
  * normalized text into characters (user-defined symbols whole and frozen),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_spm_enc.c -- SentencePiece encoding after normalization, as Debian's
  * sentencepiece 0.1.97 does it:

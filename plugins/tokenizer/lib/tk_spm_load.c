@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_spm_load.c -- SentencePiece .model (ModelProto) loading: pieces with
  * scores and types, trainer_spec (model_type, byte_fallback,

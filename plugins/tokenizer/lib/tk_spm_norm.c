@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_spm_norm.c -- SentencePiece's normalizer: user-defined symbols pass
  * through verbatim, otherwise the longest precompiled_charsmap rule (a

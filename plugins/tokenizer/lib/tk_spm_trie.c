@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_spm_trie.c -- the piece trie of SentencePiece unigram models: a
  * pointer trie is built from the sorted pieces (children contiguous and

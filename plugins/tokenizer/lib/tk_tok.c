@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_tok.c -- the tokenizer object: load dispatch by format, special-token
  * splitting, encode/decode/normalize dispatch by model kind, workspaces.

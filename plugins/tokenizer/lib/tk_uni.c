@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_uni.c -- Unicode properties for the pre-tokenizers and normalizers,
  * derived from utf8proc's general categories (no hand-made tables), plus

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_util.c -- errors, growable vectors and file reading for libbhtok.
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tk_wordpiece.c -- BERT WordPiece: vocab.txt loading, the BertPreTokenizer
  * (split on whitespace, isolate every punctuation character), greedy

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tokenizer_plugin.c -- entry point and benchmark list of tokenizer.so, a
  * thin adapter over libbhtok (plugins/tokenizer/lib).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tp.h -- internal interface of the tokenizer plugin: a thin adapter from
  * libbhtok to the bhost ABI. tp_corpus.c resolves vocabularies and corpora,

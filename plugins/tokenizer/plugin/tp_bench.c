@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tp_bench.c -- the tokenizer benchmarks: encode, decode, batch (threads),
  * load, latency (chat-message sized texts) and normalize. All share one

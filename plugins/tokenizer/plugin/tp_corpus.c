@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tp_corpus.c -- where the tokenizer plugin finds its vocabularies (the
  * cache tools/tokenizer/fetch.sh fills) and its corpora (built-in generated

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * test_bhtok.c -- unit tests of libbhtok on small vocabularies written by
  * the tests themselves: pre-tokenizer semantics, BPE merges, WordPiece and

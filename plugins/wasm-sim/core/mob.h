@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * mob.h -- the mobile simulation of libwsim_core: device profiles that cap
  * threads, working set and bandwidth; a deterministic thermal model; the

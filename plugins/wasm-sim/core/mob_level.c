@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * mob_level.c -- one layer y = x W at the three optimization levels a
  * mobile runtime offers (f32; f16 weights widened on the fly; int8 weights

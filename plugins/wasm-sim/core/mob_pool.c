@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * mob_pool.c -- the mobile benchmarks' thread pool: the plugins' shared
  * bh_pool (plugins/common) with one share per simulated core, so a layer

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * mob_profile.c -- the device profiles and the pacing that makes a run on
  * the host take as long as it would on the profile's device.

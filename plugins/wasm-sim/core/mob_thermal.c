@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * mob_thermal.c -- the deterministic thermal model (see mob.h): a heat
  * budget integrated over simulated 10 ms steps and a step-wise governor.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * w2c_glue.c -- one build of kern.wasm as a wsim_ops table. Compiled twice,
  * with w2c_rename.h force-included:

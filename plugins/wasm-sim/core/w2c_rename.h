@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * w2c_rename.h -- force-included (-include) into every file of one build of
  * the wasm2c module (the generated C, wabt's wasm-rt-impl.c and

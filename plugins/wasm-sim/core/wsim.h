@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * wsim.h -- libwsim_core: kern.wasm (wasm/wk_*.c compiled by clang to
  * wasm32 and translated by wasm2c) instantiated in one of two builds of

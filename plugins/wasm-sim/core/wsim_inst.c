@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * wsim_inst.c -- an instance of kern.wasm in one of the two runtime builds:
  * calls, the module's own malloc, and bounds-checked copies between host

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * wsim_simd.c -- the "wasm-simd" mode: wk_ops.c's kernels with wasm
  * SIMD128's operations (v128.load/store, f32x4 arithmetic, i8x16 -> i16x8

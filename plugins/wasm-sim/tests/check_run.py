@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Runs wasm-ci.yaml through the real host and checks the result document.
 
 Usage: check_run.py --bhost BHOST --config CFG

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * test_mob.c -- unit tests of the mobile simulation: the thermal timeline
  * is identical for equal inputs and follows the heat budget; profiles and

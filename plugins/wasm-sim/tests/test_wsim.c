@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * test_wsim.c -- unit tests of libwsim_core's wasm side: every kernel of
  * kern.wasm (both runtime builds) and of the 128-bit mode against the

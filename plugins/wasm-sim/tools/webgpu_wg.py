@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Writes a C header with the compute workgroup sizes of the Vulkan
 backend's shaders, so that the wasm-sim webgpu benchmarks can check them
 against WebGPU's default limits (maxComputeWorkgroupSizeX/Y 256, Z 64,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * wk.h -- the wasm-sim kernels, written once in freestanding C.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * wk_alloc.c -- a free-list malloc that lives inside the wasm linear memory
  * (see wk.h). Blocks carry an 8-byte tag {prev_size, size|flags} in front

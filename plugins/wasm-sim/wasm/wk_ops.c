@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * wk_ops.c -- the tensor kernels of wasm-sim (see wk.h). Freestanding C:
  * compiled to wasm32 by clang and natively by the host compiler from this

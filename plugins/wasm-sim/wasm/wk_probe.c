@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * wk_probe.c -- wasm-only exports that expose the linear memory itself:
  * memory.grow and memory.size, and single-byte loads and stores at any

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * fuzz_common.c -- micro model configs and the model-mapping stage shared
  * by fuzz_safetensors and fuzz_gguf (a test backend from the unit tests

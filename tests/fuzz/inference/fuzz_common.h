@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * fuzz_common.h -- shared by the inference loader fuzz targets: after a
  * parser accepts an input, the tensor directory is mapped onto micro

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * fuzz_gguf.c -- libFuzzer target: ie_gguf_parse on arbitrary bytes;
  * an accepted directory has every convertible element read back and is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * gen_seeds.c -- writes the seed corpus of the inference loader fuzz
  * targets: micro models (fuzz_common.c) of every architecture as

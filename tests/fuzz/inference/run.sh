@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Fuzzes the inference engine's weight-file loaders (safetensors, GGUF):
 # the inference targets of tests/fuzz/run.sh (see there), each for SECONDS
 # (default 60), from seeds gen_seeds.c writes (a valid micro model of every

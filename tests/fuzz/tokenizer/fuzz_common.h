@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * fuzz_common.h -- shared helper of the tokenizer loader fuzzers: the input
  * becomes a file (the loaders take paths), the loader runs, and a loaded

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * fuzz_encode.c -- libFuzzer target: the encoders on arbitrary text (invalid
  * UTF-8 included) with a small byte-level vocabulary for each pre-tokenizer,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * fuzz_gpt2.c -- libFuzzer target: GPT-2's encoder.json + vocab.bpe pair.
  * The input is split at its first NUL byte into the two files.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * fuzz_hfjson.c -- libFuzzer target: the "hf" loader on arbitrary bytes
  * must load or fail with a message, never crash; a loaded model is used.

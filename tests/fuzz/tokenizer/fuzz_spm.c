@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * fuzz_spm.c -- libFuzzer target: the "spm" loader on arbitrary bytes
  * must load or fail with a message, never crash; a loaded model is used.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * fuzz_tiktoken.c -- libFuzzer target: the "cl100k" loader on arbitrary bytes
  * must load or fail with a message, never crash; a loaded model is used.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * fuzz_vocabtxt.c -- libFuzzer target: the "bert" loader on arbitrary bytes
  * must load or fail with a message, never crash; a loaded model is used.

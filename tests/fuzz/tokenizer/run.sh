@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Fuzzes the tokenizer's loaders and encoders: the tokenizer targets of
 # tests/fuzz/run.sh (see there), each for SECONDS (default 60).
 #   tests/fuzz/tokenizer/run.sh [SECONDS] [TARGET...]   e.g. 600 spm encode

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Writes a small SentencePiece model for the tokenizer-spm fuzzer's corpus.
 
     shrink_spm.py IN.model OUT.model [NORMAL_PIECES]
