@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# Evaluates the change-point detector of `bhost history` (stats-anchors
-# section 12.4) and times `bhost history` on synthetic result files.
+# Evaluates the change-point detector of `bhost history`
+# (docs/statistics.md section 12.4) and times `bhost history` on synthetic
+# result files.
 #
 #   tools/eval-history.sh                 # everything, ~1-2 minutes
 #   BHOST=build/host/cli/bhost TRIALS=2000 SEED=7 tools/eval-history.sh

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Evaluates bhost's comparison engine (reference/stats-anchors.md section 12):
+# Evaluates bhost's comparison engine (docs/statistics.md section 12):
 #   (a) Monte Carlo null calibration of MWU exact / asymptotic, Welch,
 #       Wilcoxon and Benjamini-Hochberg (seeded, synthetic lognormal runs
 #       with run-level offsets)                   bhost __regress-eval sim

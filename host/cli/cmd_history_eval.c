@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* bhost __history-eval (hidden): evaluates the history change-point
- * detector on seeded synthetic nightly series (stats-anchors section
- * 12.4). Steps of a few sizes are injected at random positions into
+ * detector on seeded synthetic nightly series (docs/statistics.md
+ * section 12.4). Steps of a few sizes are injected at random positions into
  * lognormal noise; it reports the detection rate, the detection delay
  * (points after the step until a prefix of the series shows it), the
  * localization error, and false alarms per 100 points on flat series.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The regression engine evaluating itself on synthetic data (seeded Monte
- * Carlo; anchors reference/stats-anchors.md section 12): null calibration
+ * Carlo; docs/statistics.md section 12): null calibration
  * of each test and of Benjamini-Hochberg, a synthetic A/A suite, and power
  * against injected slowdowns. The real end-to-end half (bhost run + bhost
  * compare on the spin benchmark) is tools/eval-regress.sh.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* Verdict rules of the regression engine (DESIGN.md section 5, anchors
- * reference/stats-anchors.md section 11.3). Choices the anchors leave open
- * are decided here.
+/* Verdict rules of the regression engine (docs/statistics.md section
+ * 11.3 summarises them). Choices the literature leaves open are decided
+ * here.
  *
  * Unit of replication: the run. Each side of a (case, metric) comparison
  * is one value per ok run: the median ns/iter of the run's samples for

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The result document, schema "bhost.result/1": one JSON object per run
- * of a config (see DESIGN.md section 6). */
+ * of a config (see docs/results-schema.md). */
 #ifndef BH_RESULT_DOC_H
 #define BH_RESULT_DOC_H
 

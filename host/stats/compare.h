@@ -3,7 +3,7 @@
  * U, Wilcoxon signed-rank, Hodges-Lehmann shifts with CIs, Fieller's ratio
  * CI, multiple-testing adjustment (Benjamini-Hochberg, Benjamini-Yekutieli,
  * Holm), the E-Divisive statistic, through-origin slope, geometric mean.
- * Formulas and known answers: reference/stats-anchors.md section 10.
+ * Formulas and known answers: docs/statistics.md section 10.
  *
  * Pure: no I/O, no globals; temporary memory only (malloc, freed before
  * return); reentrant; deterministic. Inputs must be finite: a function

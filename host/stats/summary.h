@@ -69,7 +69,8 @@ void bh_summary_opts_default(bh_summary_opts *o);
  * - the bootstrap resamples individual samples (seed opts->seed);
  * - mde = expm1((z(1-alpha/2) + z(power)) * s * sqrt(2/R)) with s the sd of
  *   the log run medians (the CV of the run medians when one is <= 0) and R
- *   runs on each side (anchors section 10.14, normal approximation);
+ *   runs on each side (docs/statistics.md section 10.14, normal
+ *   approximation);
  * - flags: HIGH_CV when the CV of the run medians (the sample CV with one
  *   run) exceeds max_cv; SHORT_SAMPLES when some sample_ns[i] <
  *   min_sample_ns; SEVERE_OUTLIERS when any Tukey severe outlier;

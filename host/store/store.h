@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* The results store: result documents ("bhost.result/1") kept in a
- * database that serves history, baselines and trends (DESIGN.md section
- * 6). One interface, two engines: SQLite (a file, the default:
- * <results-dir>/bhost.db) and PostgreSQL through libpq (a
- * "postgresql://" or "postgres://" URL, for fleets of CI runners). Both
+ * database that serves history, baselines and trends
+ * (docs/architecture.md, docs/results-schema.md). One interface, two
+ * engines: SQLite (a file, the default: <results-dir>/bhost.db) and
+ * PostgreSQL through libpq (a "postgresql://" or "postgres://" URL, for
+ * fleets of CI runners). Both
  * hold the same schema, created and upgraded by the same versioned
  * migrations (store_schema.c).
  *

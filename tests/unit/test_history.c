@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* Unit tests for host/regress/history: the change-point detector and the
- * prediction interval on hand-computed series (stats-anchors sections 5.2,
- * 6, 10.6 and 10.16), edge cases, determinism, and the results-folder
- * loader on result files written here. */
+ * prediction interval on hand-computed series (docs/statistics.md
+ * sections 5.2, 6, 10.6 and 10.16), edge cases, determinism, and the
+ * results-folder loader on result files written here. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -68,7 +68,8 @@ static void noisy(double *x, size_t n, uint64_t seed, double cv, double level, s
 /* ---- the detector ------------------------------------------------------ */
 
 /* Hunter's analysis_test: [1.00 .. 0.98] | [0.80 .. 0.77]. Student t with
- * ddof 1 (anchors 5.2): |t| = 8.892, p = 2.025e-5; medians 1.00 -> 0.80. */
+ * ddof 1 (docs/statistics.md section 5.2): |t| = 8.892, p = 2.025e-5;
+ * medians 1.00 -> 0.80. */
 static void test_detect_hunter_kat(void **state)
 {
     static const double x[] = {1.00, 1.02, 1.05, 0.95, 0.98, 0.80, 0.82, 0.85, 0.79, 0.77};
@@ -92,8 +93,8 @@ static void test_detect_hunter_kat(void **state)
     free(cp);
 }
 
-/* Anchors 10.6 Welch KAT across a split: t = 5, df = 8,
- * p = 0.0010528257933665. Above the default max_p 0.001 it is merged
+/* The Welch KAT of docs/statistics.md section 10.6 across a split: t = 5,
+ * df = 8, p = 0.0010528257933665. Above the default max_p 0.001 it is merged
  * away; at max_p 0.002 it stays with those exact statistics. */
 static void test_detect_welch_kat_and_max_p(void **state)
 {
@@ -119,7 +120,8 @@ static void test_detect_welch_kat_and_max_p(void **state)
     free(cp);
 }
 
-/* Anchors 10.16: E-Divisive puts the split of this series at 5. */
+/* docs/statistics.md section 10.16: E-Divisive puts the split of this
+ * series at 5. */
 static void test_detect_edivisive_location(void **state)
 {
     static const double x[] = {10, 11, 10, 12, 11, 20, 21, 19, 20, 22};
@@ -357,9 +359,9 @@ static void test_detect_run_unit(void **state)
 
 /* ---- the prediction interval -------------------------------------------- */
 
-/* Bencher's docs example (anchors 6): n 25, mean 100, sd 10, upper
- * boundary 0.977 -> [78.5391, 121.4609]. 12 x 90, 12 x 110 and one 100
- * have exactly that mean and sd. */
+/* Bencher's docs example (docs/statistics.md section 6): n 25, mean 100,
+ * sd 10, upper boundary 0.977 -> [78.5391, 121.4609]. 12 x 90, 12 x 110
+ * and one 100 have exactly that mean and sd. */
 static void test_predict_bencher_kat(void **state)
 {
     double ref[25];

@@ -179,8 +179,8 @@ static void test_verdict_untestable(void **state)
     assert_int_equal(v.kind, BH_VERDICT_INCONCLUSIVE);
     assert_string_equal(v.reason, "fewer than 2 ok runs in the baseline");
     assert_int_equal(v.runs_needed, 4); /* fdr 0.05, one test */
-    /* 300 tests: first BH level 0.05 / 300 needs 8 runs a side (anchors
-       10.8). */
+    /* 300 tests: first BH level 0.05 / 300 needs 8 runs a side
+       (docs/statistics.md section 10.8). */
     bh_regress_untestable(1, 1, 0.05, 300, "x", &v);
     assert_int_equal(v.runs_needed, 8);
     /* A zero baseline median gives no relative change. */
@@ -257,7 +257,8 @@ static void test_welch_kat(void **state)
 
 static void test_paired_kat(void **state)
 {
-    /* Differences of anchors 10.7: W+ = 33, exact two-sided p = 0.0390625. */
+    /* Differences of docs/statistics.md section 10.7: W+ = 33, exact
+       two-sided p = 0.0390625. */
     const double d[8] = {0.5, 1.2, -0.3, 2.0, 0.8, 1.5, -0.1, 0.9};
     double b[8], c[8];
     bh_regress_stat st;
@@ -286,7 +287,8 @@ static void test_mde_runs(void **state)
     ASSERT_NEAR(bh_regress_mde(0.01, 10, 10, 0, 1, 0.05),
                 0.0125290 * sqrt(M_PI / 3.0), 1e-5);
     assert_true(isnan(bh_regress_mde(-1, 10, 10, 0, 0, 0.05)));
-    /* anchors 8.1, alpha 0.05: CV 1%, delta 1% -> 16 per side. */
+    /* docs/statistics.md section 8.1, alpha 0.05: CV 1%, delta 1% -> 16
+       per side. */
     assert_int_equal(bh_regress_runs_needed(0.01, 0.01, 0, 0, 0.05), 16);
     /* CV 5%, delta 5% -> 16 as well; alpha 0.01 CV 2% delta 5% -> 4 + the
        t-free normal formula. */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Unit tests for host/stats: known-answer vectors from
- * reference/stats-anchors.md section 10 (and high-precision references
+ * docs/statistics.md section 10 (and high-precision references
  * computed with mpmath at 40 digits), edge cases, and determinism. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -861,7 +861,7 @@ static void check_mwu(const double *x, size_t nx, const double *y, size_t ny,
     ASSERT_NEAR(r.u2, (double)(nx * ny) - u1, 0);
     if (exact)
         ASSERT_NEAR(r.p, p, 1e-14);
-    else /* the anchors give the normal p-values to 8-10 digits */
+    else /* section 10.8 gives the normal p-values to 8-10 digits */
         ASSERT_ABS(r.p, p, 5e-9);
     assert_int_equal(r.exact, exact);
 }
@@ -888,7 +888,7 @@ static void test_mann_whitney(void **state)
     check_mwu(x5, 4, y5, 3, BH_STATS_RANK_AUTO, 11, 4.0 / 35.0, 1);
     check_mwu(x5, 4, y5, 3, BH_STATS_RANK_NORMAL, 11, 0.07709987, 0);
     check_mwu(x5, 4, y5, 3, BH_STATS_RANK_NORMAL_CC, 11, 0.11161177, 0);
-    /* 0.0015046873 in the anchors; exactly 2 * 139 / C(20, 10). */
+    /* 0.0015046873 in section 10.8; exactly 2 * 139 / C(20, 10). */
     check_mwu(x6, 10, y6, 10, BH_STATS_RANK_AUTO, 10, 278.0 / 184756.0, 1);
     check_mwu(x6, 10, y6, 10, BH_STATS_RANK_NORMAL_CC, 10, 0.0028272721, 0);
     check_mwu(x6, 10, y6, 10, BH_STATS_RANK_NORMAL, 10, 0.0024969089, 0);
@@ -1035,9 +1035,10 @@ static void test_effects(void **state)
     double ratio, lo, hi;
 
     (void)state;
-    /* Fieller, B / A for the section 10.6 data. The anchor says z = 1.96,
-     * but its bounds come from z = Phi^-1(0.975) = 1.959964 (with 1.96
-     * exactly they would be 1.02980766 and 1.06959755). */
+    /* Fieller, B / A for the section 10.6 data (section 10.13). The first
+     * note of this KAT said z = 1.96, but its bounds come from
+     * z = Phi^-1(0.975) = 1.959964 (with 1.96 exactly they would be
+     * 1.02980766 and 1.06959755). */
     assert_int_equal(bh_stats_fieller(10.1, 0.025 / 5, 10.6, 0.025 / 5,
                                       bh_stats_norm_quantile(0.975), &ratio, &lo, &hi),
                      0);

