@@ -2,6 +2,7 @@
 #include "catalog.h"
 
 #include "bh_clock.h"
+#include "config.h"
 #include "bh_mem.h"
 #include "bh_strbuf.h"
 #include "ipc.h"
@@ -212,4 +213,37 @@ const cJSON *bh_catalog_bench(const cJSON *info, const char *id)
         if (strcmp(bh_json_str(b, "id", ""), id) == 0)
             return b;
     return NULL;
+}
+
+/* See catalog.h. */
+char *bh_catalog_suggest(const bh_catalog *c, const char *name)
+{
+    char **paths = NULL;
+    size_t n = 0;
+    const char **names;
+    const char *hint;
+    char *out = NULL;
+
+    if (strchr(name, '/'))
+        return NULL;
+    bh_loader_list(&c->sp, &paths, &n);
+    names = bh_xcalloc(n ? n : 1, sizeof(*names));
+    for (size_t i = 0; i < n; i++) {
+        char *base = strrchr(paths[i], '/');
+        size_t len;
+
+        base = base ? base + 1 : paths[i];
+        len = strlen(base);
+        if (len > 3 && strcmp(base + len - 3, ".so") == 0)
+            base[len - 3] = '\0';
+        names[i] = base;
+    }
+    hint = bh_did_you_mean(name, names, n);
+    if (hint)
+        out = bh_xstrdup(hint);
+    for (size_t i = 0; i < n; i++)
+        free(paths[i]);
+    free(paths);
+    free(names);
+    return out;
 }

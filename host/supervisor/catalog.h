@@ -49,6 +49,10 @@ void bh_catalog_prefetch(bh_catalog *c, char *const *names, size_t n);
  * string, or NULL when none). */
 void bh_catalog_scan(bh_catalog *c, char **dup_msg);
 
+/* The plugin name on the search path closest to name (a likely typo), or
+ * NULL when none is close or name is a path. Free the result. */
+char *bh_catalog_suggest(const bh_catalog *c, const char *name);
+
 /* The benchmark descriptor with the given id inside a describe message,
  * or NULL. */
 const cJSON *bh_catalog_bench(const cJSON *info, const char *id);

@@ -45,9 +45,10 @@ static bh_case *new_case(bh_plan *plan, size_t suite, const char *plugin)
     return &plan->cases[plan->n - 1];
 }
 
-/* Adds a case that will not run, with its status and reason. */
-static void add_unrunnable(bh_plan *plan, const bh_suite *s, size_t si,
-                           const char *id, bh_status st, const char *why)
+/* Adds a case that will not run, with its status and reason; returns it,
+ * or NULL when an identical one is already there. */
+static bh_case *add_unrunnable(bh_plan *plan, const bh_suite *s, size_t si,
+                               const char *id, bh_status st, const char *why)
 {
     bh_case *c;
 
@@ -55,13 +56,14 @@ static void add_unrunnable(bh_plan *plan, const bh_suite *s, size_t si,
     for (size_t i = 0; i < plan->n; i++)
         if (plan->cases[i].pre_status != BH_ST_OK &&
             strcmp(plan->cases[i].id, id) == 0)
-            return;
+            return NULL;
     c = new_case(plan, si, s->plugin);
 
     c->id = bh_xstrdup(id);
     c->pre_status = st;
     c->pre_reason = bh_xstrdup(why);
     bh_settings_copy(&c->settings, &s->settings);
+    return c;
 }
 
 /* True when id passes the suite's include and exclude patterns. */
@@ -325,10 +327,17 @@ static void add_point(bh_plan *plan, const bh_config *cfg, const bh_suite *s,
                 "backend '%s' unavailable: %s", bname,
                 be->error ? be->error
                           : bh_json_str(bi, "reason", "no backend interface"));
-            add_unrunnable(plan, s, si, id0,
-                           req && req->required ? BH_ST_FAILED
-                                                : BH_ST_SKIPPED,
-                           why);
+            bh_case *u = add_unrunnable(plan, s, si, id0,
+                                        req && req->required ? BH_ST_FAILED
+                                                             : BH_ST_SKIPPED,
+                                        why);
+
+            /* a backend that describes itself with no device is what this
+             * machine lacks; a plugin file that is missing was not built */
+            if (u && u->pre_status == BH_ST_SKIPPED)
+                u->skip_cause = !be->path ? "not-built"
+                                : bi && be->status == BH_ST_OK ? "no-device"
+                                                               : NULL;
             free(why);
             free(id0);
             continue;
@@ -357,6 +366,7 @@ static void add_point(bh_plan *plan, const bh_config *cfg, const bh_suite *s,
             bh_settings_copy(&c->settings, &s->settings);
             if ((need & have) != need) {
                 c->pre_status = BH_ST_UNSUPPORTED;
+                c->skip_cause = "no-device";
                 c->pre_reason = bh_xasprintf(
                     "device %s:%d lacks required capabilities 0x%llx", bname,
                     d, (unsigned long long)(need & ~have));
@@ -529,6 +539,20 @@ static void prefetch_plugins(const bh_config *cfg, bh_catalog *cat)
     free(names);
 }
 
+/* The error of a suite whose plugin file does not exist: where the config
+ * names it, the search path, and the closest plugin name found there. */
+static void missing_plugin(bh_catalog *cat, const bh_suite *s,
+                           const bh_catalog_entry *en, bh_error *e)
+{
+    char *hint = bh_catalog_suggest(cat, s->plugin);
+    char *msg = bh_xasprintf("%s%s%s%s", en->error, hint ? " (did you mean '" : "",
+                             hint ? hint : "", hint ? "'?)" : "");
+
+    err_at(e, &s->plugin_pos, msg);
+    free(msg);
+    free(hint);
+}
+
 int bh_plan_build(const bh_config *cfg, bh_catalog *cat, bh_plan *plan,
                   bh_error *e)
 {
@@ -540,6 +564,11 @@ int bh_plan_build(const bh_config *cfg, bh_catalog *cat, bh_plan *plan,
         const bh_catalog_entry *en = bh_catalog_get(cat, ref);
 
         free(ref);
+        if (!en->path) {
+            missing_plugin(cat, s, en, e);
+            bh_plan_free(plan);
+            return -1;
+        }
         if (en->status != BH_ST_OK) {
             char *id = bh_xasprintf("%s/*", s->plugin);
             add_unrunnable(plan, s, si, id, en->status, en->error);

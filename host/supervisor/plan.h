@@ -41,6 +41,8 @@ typedef struct bh_case {
     bh_settings settings;
     bh_status pre_status; /* not OK: the case is not run */
     char *pre_reason;
+    const char *skip_cause; /* static: why a skipped case cannot run here,
+                             * "no-device" or "not-built"; NULL otherwise */
     bh_run *runs;
     uint32_t n_runs;
     bh_status status;    /* folded from pre_status and runs */
@@ -56,10 +58,12 @@ typedef struct bh_plan {
 } bh_plan;
 
 /* Expands cfg using the plugin descriptions in cat. Problems that make the
- * config wrong (unknown params, bad values, a pattern matching nothing,
- * duplicate case ids) return -1 with e = "file:line:col: ...". Plugins or
- * backends that are missing or fail to load become cases that are skipped
- * or failed with the reason. */
+ * config wrong (a suite plugin that does not exist, unknown params, bad
+ * values, a pattern matching nothing, duplicate case ids) return -1 with
+ * e = "file:line:col: ..." (a plugin name gets a "did you mean" over the
+ * plugins on the search path). A suite plugin that fails to load, and
+ * backends that are not built or have no device, become cases that are
+ * failed or skipped with the reason (skip_cause says which). */
 int bh_plan_build(const bh_config *cfg, bh_catalog *cat, bh_plan *plan,
                   bh_error *e);
 void bh_plan_free(bh_plan *plan);

@@ -107,7 +107,6 @@ static void test_load_failures(void **state)
         {"fx_not_elf/*", "failed", "not a shared object"},
         {"fx_small_struct/*", "failed", "smaller than the ABI 1.0 size"},
         {"fx_no_iface/*", "failed", "missing interfaces"},
-        {"fx_no_such_plugin/*", "skipped", "not found"},
     };
     size_t nw = sizeof(want) / sizeof(want[0]);
     const char *out = it_path("loadfail.json");
@@ -692,9 +691,33 @@ static void test_catalog_growth(void **state)
      * other plugin names before it, bhost validate dies of SIGSEGV (exit
      * 139) here; valgrind shows "Invalid read of size 8" at plan.c:477. */
     it_expect_code(&p, 0);
-    it_assert_has(p.out, "fx_nx7/*");
+    it_assert_has(p.out, "fx_bad_major/*");
     it_assert_has(p.out, "selftest/device_copy@cpu:0");
     tp_proc_free(&p);
+}
+
+/* A plugin the config names that does not exist is a config error in run,
+ * as in validate: exit 3 before anything runs, the file, line and column of
+ * the name, and the closest plugin name on the search path. */
+static void test_missing_plugin(void **state)
+{
+    const char *out = it_path("missing.json");
+    const char *cfg = it_config("missing_plugin.yaml");
+    const char *verbs[] = {"run", "validate"};
+
+    (void)state;
+    for (size_t v = 0; v < 2; v++) {
+        const char *args[] = {verbs[v], cfg, v == 0 ? "--out" : NULL, out, NULL};
+        tp_proc p;
+
+        unlink(out);
+        it_run(&p, args);
+        it_expect_code(&p, 3);
+        it_assert_has(p.err, "missing_plugin.yaml:12:13: plugin 'fx_faultz' not found");
+        it_assert_has(p.err, "(did you mean 'fx_faults'?)");
+        assert_int_equal(access(out, F_OK), -1);
+        tp_proc_free(&p);
+    }
 }
 
 int main(void)
@@ -712,6 +735,7 @@ int main(void)
         cmocka_unit_test(test_results_dir),
         cmocka_unit_test(test_interrupt),
         cmocka_unit_test(test_catalog_growth),
+        cmocka_unit_test(test_missing_plugin),
     };
 
     return cmocka_run_group_tests(tests, group_setup, it_group_teardown);
