@@ -8,6 +8,7 @@
 #include "units.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -79,7 +80,7 @@ static void verdict_text(const bh_report_row *r, char *buf, size_t cap)
 
 /* The group of each row as an index into a list of distinct groups in
  * order of first appearance; returns the rows ordered by group. */
-static size_t *group_order(const bh_report_rows *rows, size_t **gsize_out)
+static size_t *group_order(const bh_report_rows *rows, int verbose, size_t **gsize_out)
 {
     const char **groups = bh_xcalloc(rows->n + 1, sizeof(char *));
     size_t *gof = bh_xcalloc(rows->n + 1, sizeof(size_t));
@@ -91,6 +92,10 @@ static size_t *group_order(const bh_report_rows *rows, size_t **gsize_out)
     for (size_t i = 0; i < rows->n; i++) {
         size_t g = 0;
 
+        if (bh_report_row_grouped(&rows->v[i], verbose)) {
+            gof[i] = SIZE_MAX;
+            continue;
+        }
         while (g < ng && strcmp(groups[g], rows->v[i].group) != 0)
             g++;
         if (g == ng)
@@ -101,10 +106,11 @@ static size_t *group_order(const bh_report_rows *rows, size_t **gsize_out)
     for (size_t g = 1; g < ng; g++)
         start[g] = start[g - 1] + gsize[g - 1];
     for (size_t i = 0; i < rows->n; i++)
-        order[start[gof[i]]++] = i;
-    /* per row: the size of its group */
+        if (gof[i] != SIZE_MAX)
+            order[start[gof[i]]++] = i;
+    /* per row: the size of its group (0: not in the table) */
     for (size_t i = 0; i < rows->n; i++)
-        start[i] = gsize[gof[i]];
+        start[i] = gof[i] != SIZE_MAX ? gsize[gof[i]] : 0;
     free(groups);
     free(gof);
     free(gsize);
@@ -160,8 +166,11 @@ static void measure(const bh_report_rows *rows, const size_t *gsize, widths *w)
     w->id = 4;
     for (size_t i = 0; i < rows->n; i++) {
         const bh_report_row *r = &rows->v[i];
-        size_t len = gsize[i] > 1 ? strlen(r->group) : strlen(r->id);
+        size_t len;
 
+        if (gsize[i] == 0)
+            continue;
+        len = gsize[i] > 1 ? strlen(r->group) : strlen(r->id);
         if (gsize[i] > 1 && 2 + strlen(r->rest) > len)
             len = 2 + strlen(r->rest);
         if ((int)len > w->id)
@@ -202,9 +211,12 @@ void bh_report_console(FILE *out, const cJSON *doc, const bh_report_console_opts
     widths w;
     const char *prev = NULL;
     int color = o && o->color;
+    size_t n_grouped = 0;
 
     bh_report_rows_load(doc, &rows);
-    order = group_order(&rows, &gsize);
+    for (size_t i = 0; i < rows.n; i++)
+        n_grouped += (size_t)bh_report_row_grouped(&rows.v[i], o && o->verbose);
+    order = group_order(&rows, o && o->verbose, &gsize);
     measure(&rows, gsize, &w);
     fprintf(out, "%-*s  %-11s  %10s  %-23s  %7s  %-*s", w.id, "case", "status", "median",
             "99% CI", "CV", w.roof || w.verdict ? 15 : 0, "throughput");
@@ -213,7 +225,7 @@ void bh_report_console(FILE *out, const cJSON *doc, const bh_report_console_opts
     if (w.verdict)
         fprintf(out, "  %s", "verdict");
     fputc('\n', out);
-    for (size_t k = 0; k < rows.n; k++) {
+    for (size_t k = 0; k < rows.n - n_grouped; k++) {
         const bh_report_row *r = &rows.v[order[k]];
         char label[MAX_ID_WIDTH + 8];
 
@@ -229,10 +241,11 @@ void bh_report_console(FILE *out, const cJSON *doc, const bh_report_console_opts
         snprintf(label, sizeof(label), "  %s", *r->rest ? r->rest : "(default)");
         print_row(out, r, label, &w, color);
     }
+    bh_report_console_skips(out, &rows, o && o->verbose, color);
     for (size_t i = 0; i < rows.n; i++) {
         const bh_report_row *r = &rows.v[i];
 
-        if (!r->ok && *r->message)
+        if (!r->ok && *r->message && !bh_report_row_grouped(r, o && o->verbose))
             fprintf(out, "  %s: %s: %s\n", r->id, r->status, r->message);
     }
     print_counts(out, &rows);

@@ -17,11 +17,26 @@ typedef struct bh_report_console_opts {
  * per plugin/benchmark group either one row (a group of one case) or a
  * group line and one indented row per case: status, median time per
  * iteration with its CI, CV across runs, throughput, and the roofline
- * fraction and verdict columns when any case has them. Then one line per
- * non-ok case with its message and a count by status. With verbose, each
+ * fraction and verdict columns when any case has them. Skipped and
+ * unsupported cases without a verdict are not rows (unless verbose): one
+ * line per reason counts them (bh_report_console_skips). Then one line per
+ * other non-ok case with its message and a count by status. With verbose, each
  * case's runs, flags and settings, and the last lines of the plugin log of
  * every run that did not end ok. Writes to out only. */
 void bh_report_console(FILE *out, const cJSON *doc, const bh_report_console_opts *o);
+
+struct bh_report_row;
+struct bh_report_rows;
+
+/* True when row r is left out of the table and counted in a grouped skip
+ * line instead: skipped or unsupported, no verdict, and not verbose. */
+int bh_report_row_grouped(const struct bh_report_row *r, int verbose);
+
+/* Prints one line per (status, reason) of the grouped rows: the status, how
+ * many cases, a glob matching their ids, and the reason, in the order the
+ * first case of each group appears. */
+void bh_report_console_skips(FILE *out, const struct bh_report_rows *rows, int verbose,
+                             int color);
 
 /* Prints the per-case details that verbose adds (see above). */
 void bh_report_console_details(FILE *out, const cJSON *doc, int color);

@@ -207,6 +207,8 @@ cJSON *bh_result_case(const bh_case *c)
     cJSON_AddStringToObject(o, "status", bh_status_name(c->status));
     if (c->message)
         cJSON_AddStringToObject(o, "message", c->message);
+    if (c->skip_cause && (c->status == BH_ST_SKIPPED || c->status == BH_ST_UNSUPPORTED))
+        cJSON_AddStringToObject(o, "skip_cause", c->skip_cause);
     set = cJSON_AddObjectToObject(o, "settings");
     cJSON_AddNumberToObject(set, "warmup_ns", (double)c->settings.warmup_ns);
     cJSON_AddNumberToObject(set, "sample_time_ns",

@@ -338,6 +338,7 @@ void bh_case_finish(bh_case *c, uint64_t seed)
             if (bh_status_rank(BH_ST_SKIPPED) > worst) {
                 worst = bh_status_rank(BH_ST_SKIPPED);
                 c->status = BH_ST_SKIPPED;
+                c->skip_cause = "interrupted";
                 free(c->message);
                 c->message = interrupted_message(c);
             }
@@ -346,9 +347,12 @@ void bh_case_finish(bh_case *c, uint64_t seed)
         if (bh_status_rank(run->status) > worst) {
             worst = bh_status_rank(run->status);
             c->status = run->status;
+            c->skip_cause = "plugin"; /* the plugin's own skip or unsupported */
             free(c->message);
             c->message = run->message ? bh_xstrdup(run->message) : NULL;
         }
     }
+    if (c->status != BH_ST_SKIPPED && c->status != BH_ST_UNSUPPORTED)
+        c->skip_cause = NULL;
     summarize(c, seed);
 }

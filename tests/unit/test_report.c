@@ -331,7 +331,9 @@ static void test_console_table(void **state)
     assert_has(row, "crashed");
     free(row);
     assert_has(out, "  fx/crash: crashed: killed by SIGSEGV <x> & \"q\"\n");
-    assert_has(out, "  fx/skip: skipped: not here, sorry\n");
+    /* a skipped case is no row of the table, but a grouped reason line */
+    assert_null(line_starting(out, "fx/skip "));
+    assert_has(out, "skipped 1 case fx/skip: not here, sorry\n");
     assert_has(out, "5 cases: 3 ok 1 skipped 1 crashed\n");
     assert_null(strstr(out, "line20")); /* logs only with verbose */
     free(out);
@@ -341,6 +343,44 @@ static void test_console_table(void **state)
     assert_has(out, "\033[32mimproved -20.0%");
     assert_has(out, "\033[31mcrashed");
     assert_has(out, "\033[33mskipped");
+    free(out);
+    cJSON_Delete(doc);
+}
+
+/* Skips are one line per status and reason, with the count and a glob
+ * over the ids, in order of first appearance; failures stay per case. */
+static void test_console_skips_grouped(void **state)
+{
+    cJSON *doc = cJSON_Parse(J({"schema": "bhost.result/1", "run": {}, "cases": [
+        {"id": "a/b[n=1]@vulkan", "plugin": "a", "status": "skipped", "message": "no vk"},
+        {"id": "tok/encode[vocab=gpt2]", "plugin": "tok", "status": "skipped",
+         "message": "vocab missing"},
+        {"id": "a/b[n=2]@vulkan", "plugin": "a", "status": "skipped", "message": "no vk"},
+        {"id": "c/d@vulkan", "plugin": "c", "status": "skipped", "message": "no vk"},
+        {"id": "tok/encode[vocab=bert]", "plugin": "tok", "status": "skipped",
+         "message": "vocab missing"},
+        {"id": "tok/decode", "plugin": "tok", "status": "unsupported", "message": "vocab missing"},
+        {"id": "e/f", "plugin": "e", "status": "failed", "message": "boom"},
+        {"id": "e/g", "plugin": "e", "status": "failed", "message": "boom"}]}));
+    char *out = console(doc, 0, 0);
+
+    (void)state;
+    assert_has(out, "skipped 3 cases *@vulkan: no vk\n");
+    assert_has(out, "skipped 2 cases tok/encode[*: vocab missing\n");
+    assert_has(out, "unsupported 1 case tok/decode: vocab missing\n");
+    assert_before(out, "*@vulkan: no vk", "tok/encode[*");
+    assert_int_equal(count_of(out, "no vk"), 1);
+    assert_null(line_starting(out, "a/b"));
+    assert_null(line_starting(out, "tok/encode"));
+    /* failures keep a row and a line each */
+    assert_has(out, "  e/f: failed: boom\n");
+    assert_has(out, "  e/g: failed: boom\n");
+    assert_has(out, "8 cases: 5 skipped 1 unsupported 2 failed\n");
+    free(out);
+    /* verbose lists every case again */
+    out = console(doc, 0, 1);
+    assert_has(out, "  a/b[n=1]@vulkan: skipped: no vk\n");
+    assert_null(strstr(out, "skipped 3 cases"));
     free(out);
     cJSON_Delete(doc);
 }
@@ -783,6 +823,7 @@ int main(void)
         cmocka_unit_test(test_fmt_rounding_boundaries),
         cmocka_unit_test(test_rows),
         cmocka_unit_test(test_console_table),
+        cmocka_unit_test(test_console_skips_grouped),
         cmocka_unit_test(test_console_verbose),
         cmocka_unit_test(test_console_empty_and_no_color),
         cmocka_unit_test(test_escaping),
