@@ -13,19 +13,44 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int bh_read_file(const char *path, size_t max_bytes, char **out, size_t *len,
-                 bh_error *e)
+int bh_open_regular(const char *path, bh_error *e)
 {
     struct stat st;
-    char *buf = NULL;
-    size_t got = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int flags;
+    /* O_NONBLOCK: opening a FIFO for reading would wait for a writer */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 
     if (fd < 0)
         return bh_error_set(e, "%s: cannot open: %s", path, strerror(errno));
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         close(fd);
         return bh_error_set(e, "%s: not a regular file", path);
+    }
+    flags = fcntl(fd, F_GETFL);
+    if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+        int rc = bh_error_set(e, "%s: cannot open: %s", path, strerror(errno));
+
+        close(fd);
+        return rc;
+    }
+    return fd;
+}
+
+int bh_read_file(const char *path, size_t max_bytes, char **out, size_t *len,
+                 bh_error *e)
+{
+    struct stat st;
+    char *buf = NULL;
+    size_t got = 0;
+    int fd = bh_open_regular(path, e);
+
+    if (fd < 0)
+        return -1;
+    if (fstat(fd, &st) != 0) {
+        int rc = bh_error_set(e, "%s: cannot read: %s", path, strerror(errno));
+
+        close(fd);
+        return rc;
     }
     if ((unsigned long long)st.st_size > max_bytes) {
         close(fd);
@@ -239,4 +264,11 @@ int bh_is_directory(const char *path)
     struct stat st;
 
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int bh_path_exists(const char *path)
+{
+    struct stat st;
+
+    return stat(path, &st) == 0;
 }

@@ -8,6 +8,12 @@
 
 #include <stddef.h>
 
+/* Opens path for reading and refuses at once anything that is not a
+ * regular file (a FIFO, a directory, a device, a socket) with "PATH: not a
+ * regular file", so that no caller ever blocks in open() or read() on it.
+ * Returns a blocking, close-on-exec descriptor, or -1 with e set. */
+int bh_open_regular(const char *path, bh_error *e);
+
 /* Reads a whole regular file of at most max_bytes into a NUL-terminated
  * buffer (*out, free() it; *len without the NUL). 0 or -1 with e set. */
 int bh_read_file(const char *path, size_t max_bytes, char **out, size_t *len,
@@ -34,5 +40,8 @@ int bh_create_file_exclusive(const char *path, const void *data, size_t n,
 int bh_is_regular_file(const char *path);
 /* True when path names an existing directory. */
 int bh_is_directory(const char *path);
+/* True when path names something that exists (of any kind, following
+ * symbolic links: a dangling link does not exist). */
+int bh_path_exists(const char *path);
 
 #endif

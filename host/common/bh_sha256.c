@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "bh_sha256.h"
 
+#include "bh_fs.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static const uint32_t K[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1,
@@ -130,10 +133,14 @@ int bh_sha256_file(const char *path, char hex[65], bh_error *e)
     uint8_t d[32];
     uint8_t buf[65536];
     size_t n;
-    FILE *f = fopen(path, "rb");
+    int fd = bh_open_regular(path, e);
+    FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
 
-    if (!f)
-        return bh_error_set(e, "%s: cannot open: %s", path, strerror(errno));
+    if (!f) {
+        if (fd >= 0)
+            close(fd);
+        return fd >= 0 ? bh_error_set(e, "%s: cannot open: %s", path, strerror(errno)) : -1;
+    }
     bh_sha256_init(&c);
     while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
         bh_sha256_update(&c, buf, n);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "elf_symbols.h"
 
+#include "bh_fs.h"
 #include "bh_mem.h"
 
 #include <elf.h>
@@ -191,12 +192,12 @@ int bh_elf_dynamic_symbols(const char *path, bh_elf_symbol **out, size_t *n,
 
     *out = NULL;
     *n = 0;
-    fd = open(path, O_RDONLY | O_CLOEXEC);
+    fd = bh_open_regular(path, e);
     if (fd < 0)
-        return bh_error_set(e, "%s: cannot open: %s", path, strerror(errno));
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) {
+        return -1;
+    if (fstat(fd, &st) != 0 || st.st_size <= 0) {
         close(fd);
-        return bh_error_set(e, "%s: not a regular, non-empty file", path);
+        return bh_error_set(e, "%s: an empty file", path);
     }
     map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
     close(fd);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "loader.h"
 
+#include "bh_fs.h"
 #include "bh_mem.h"
 
 #include <dlfcn.h>
@@ -21,10 +22,10 @@ static int check_elf(const char *path, bh_error *e)
 {
     unsigned char hdr[18];
     ssize_t n;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = bh_open_regular(path, e);
 
     if (fd < 0)
-        return bh_error_set(e, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
     n = read(fd, hdr, sizeof(hdr));
     close(fd);
     if (n < (ssize_t)sizeof(hdr) || memcmp(hdr, "\177ELF", 4) != 0)

@@ -132,7 +132,10 @@ char *bh_loader_find(const bh_search_path *sp, const char *name, bh_error *e)
 
     if (strchr(name, '/') || (len > 3 && strcmp(name + len - 3, ".so") == 0)) {
         if (!bh_is_regular_file(name)) {
-            bh_error_set(e, "plugin file '%s' does not exist", name);
+            if (bh_path_exists(name))
+                bh_error_set(e, "%s: not a regular file", name);
+            else
+                bh_error_set(e, "plugin file '%s' does not exist", name);
             return NULL;
         }
         return absolute(name);

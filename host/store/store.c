@@ -70,6 +70,10 @@ int bh_store_exists(const char *target, bh_error *e)
 {
     if (!target || bh_store_is_url(target) || bh_is_regular_file(target))
         return 1;
+    if (bh_path_exists(target)) {
+        bh_error_set(e, "%s: not a regular file", target);
+        return 0;
+    }
     bh_error_set(e, "%s: no such store (bhost run and bhost store ingest create it)", target);
     return 0;
 }

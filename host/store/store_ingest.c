@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include "store_ingest.h"
 
+#include "bh_fs.h"
 #include "bh_mem.h"
 #include "result_read.h"
 #include "store_arena.h"
@@ -103,14 +104,13 @@ static int cmp_str(const void *a, const void *b)
 /* Reads path into *buf (grown as needed, kept between files). 0 or -1. */
 static int read_into(const char *path, char **buf, size_t *cap, size_t *len)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = bh_open_regular(path, NULL);
     struct stat st;
     size_t got = 0;
 
     if (fd < 0)
         return -1;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
-        (uint64_t)st.st_size > BH_RESULT_MAX_BYTES) {
+    if (fstat(fd, &st) != 0 || (uint64_t)st.st_size > BH_RESULT_MAX_BYTES) {
         close(fd);
         return -1;
     }

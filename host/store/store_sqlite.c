@@ -196,6 +196,9 @@ int bh_store_sqlite_connect(const char *path, const char *name, void **db,
     free(dir);
     if (rc != 0)
         return bh_error_prefix(e, "%s", name);
+    /* SQLite would open a FIFO or a device and then block or fail late */
+    if (bh_path_exists(path) && !bh_is_regular_file(path))
+        return bh_error_set(e, "%s: not a regular file", name);
     if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
                                       SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
         bh_error_set(e, "%s: cannot open the SQLite store: %s", name,

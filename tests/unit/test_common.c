@@ -552,6 +552,42 @@ static void test_read_file_limits(void **state)
     free(dir);
 }
 
+/* A FIFO with no writer is refused at once, never waited on: by
+ * bh_open_regular, bh_read_file and bh_sha256_file alike. */
+static void test_open_regular_fifo(void **state)
+{
+    char *dir = make_tmpdir();
+    char *fifo = bh_xasprintf("%s/fifo", dir);
+    char *file = bh_xasprintf("%s/file", dir);
+    char *data = NULL, want[1100], hex[65];
+    bh_error e = {""};
+    int fd;
+
+    (void)state;
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    snprintf(want, sizeof(want), "%s: not a regular file", fifo);
+    assert_int_equal(bh_open_regular(fifo, &e), -1);
+    assert_string_equal(e.msg, want);
+    assert_int_equal(bh_read_file(fifo, 100, &data, NULL, &e), -1);
+    assert_string_equal(e.msg, want);
+    assert_int_equal(bh_sha256_file(fifo, hex, &e), -1);
+    assert_string_equal(e.msg, want);
+    assert_int_equal(bh_open_regular(dir, &e), -1);
+    assert_non_null(strstr(e.msg, "not a regular file"));
+    /* a regular file's descriptor is blocking again */
+    write_plain(file, "x");
+    fd = bh_open_regular(file, &e);
+    assert_true(fd >= 0);
+    assert_int_equal(fcntl(fd, F_GETFL) & O_NONBLOCK, 0);
+    close(fd);
+    assert_true(bh_path_exists(fifo));
+    assert_false(bh_path_exists(want));
+    free(fifo);
+    free(file);
+    rm_rf(dir);
+    free(dir);
+}
+
 /* ---- small helpers ---------------------------------------------------- */
 
 static void test_status_names(void **state)
@@ -638,6 +674,7 @@ int main(void)
         cmocka_unit_test(test_create_file_exclusive),
         cmocka_unit_test(test_mkdir_p),
         cmocka_unit_test(test_read_file_limits),
+        cmocka_unit_test(test_open_regular_fifo),
         cmocka_unit_test(test_status_names),
         cmocka_unit_test(test_mem_and_clock),
     };
