@@ -5,11 +5,12 @@
  * supervisor from the last check_stage message. */
 #include "check_plugin.h"
 
+#include "bh_clock.h"
 #include "host_api.h"
 #include "ipc.h"
 #include "loader.h"
+#include "rules.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -131,24 +132,34 @@ static int open_device(cycle *c, const char *path, uint32_t index)
 }
 
 /* run(iterations), then a stream sync for device benchmarks, then the
- * manual-timing contract. */
+ * manual-timing rules `run` applies (bh_rules_sample). */
 static int run_step(cycle *c, uint64_t iterations, const char *stage)
 {
     bhost_host *h = bh_host_context();
+    uint64_t t0;
+    uint64_t wall;
+    char why[512];
 
     bh_host_api_clear_error();
     h->manual_time_set = 0;
     bh_check_stage(c->fd, stage);
+    t0 = bh_now_ns();
     if (step(c, stage, c->d->run(c->inst, c->stream, iterations)) != 0)
         return -1;
+    wall = bh_now_ns() - t0;
     if (c->be && step(c, "stream_sync after run",
                       c->be->stream_sync(c->dev, c->stream)) != 0)
         return -1;
-    if ((c->d->flags & BHOST_BENCH_MANUAL_TIMING) && !h->manual_time_set) {
-        bh_check_report(c->fd, c->id, "FAIL",
-                        "failed: declares BHOST_BENCH_MANUAL_TIMING but %s "
-                        "did not call set_iteration_time_ns()",
-                        stage);
+    if (!(c->d->flags & BHOST_BENCH_MANUAL_TIMING))
+        return 0;
+    if (!h->manual_time_set) {
+        bh_check_report(c->fd, c->id, "FAIL", "failed: %s: %s", stage,
+                        BH_RULE_MANUAL_UNSET);
+        return -1;
+    }
+    if (bh_rules_sample("manual", h->manual_time_ns, wall, why,
+                        sizeof(why)) != 0) {
+        bh_check_report(c->fd, c->id, "FAIL", "invalid: %s: %s", stage, why);
         return -1;
     }
     return 0;
@@ -162,7 +173,7 @@ static int verify_step(cycle *c, const char *stage)
     return step(c, stage, c->d->verify(c->inst));
 }
 
-/* The work-per-iteration getters must give finite, non-negative values. */
+/* The work-per-iteration getters must pass bh_rules_work, as in `run`. */
 static int check_work(cycle *c)
 {
     struct {
@@ -171,19 +182,14 @@ static int check_work(cycle *c)
     } g[] = {{"flops_per_iter", c->d->flops_per_iter},
              {"bytes_per_iter", c->d->bytes_per_iter},
              {"items_per_iter", c->d->items_per_iter}};
+    char why[512];
 
     for (size_t i = 0; i < sizeof(g) / sizeof(g[0]); i++) {
-        double v;
-
         if (!g[i].fn)
             continue;
         bh_check_stage(c->fd, g[i].name);
-        v = g[i].fn(c->inst);
-        if (!isfinite(v) || v < 0) {
-            bh_check_report(c->fd, c->id, "FAIL",
-                            "failed: %s returned %g (expected finite and "
-                            ">= 0)",
-                            g[i].name, v);
+        if (bh_rules_work(g[i].name, g[i].fn(c->inst), why, sizeof(why)) != 0) {
+            bh_check_report(c->fd, c->id, "FAIL", "invalid: %s", why);
             return -1;
         }
     }

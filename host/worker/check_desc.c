@@ -5,6 +5,7 @@
 #include "check_plugin.h"
 
 #include "describe.h"
+#include "rules.h"
 #include "ipc.h"
 
 #include <errno.h>
@@ -42,90 +43,8 @@ static const char *level_name(int level)
     return level == 2 ? "FAIL" : level == 1 ? "WARN" : "PASS";
 }
 
-/* True when s is non-empty, at most max bytes, and made only of [a-z0-9]
- * and the bytes in extra. */
-static int word(const char *s, size_t max, const char *extra)
-{
-    size_t n = 0;
-
-    if (!s || !*s)
-        return 0;
-    for (; s[n]; n++)
-        if (n >= max || !((s[n] >= 'a' && s[n] <= 'z') ||
-                          (s[n] >= '0' && s[n] <= '9') || strchr(extra, s[n])))
-            return 0;
-    return 1;
-}
-
-/* Parses a default as the host's planner reads it (YAML plain scalar):
- * I64 a decimal integer, F64 any number, BOOL true/false, STR anything.
- * Returns 0 and sets *num, or -1. */
-static int parse_default(bhost_param_type type, const char *text, double *num,
-                         int64_t *ival)
-{
-    char *end = NULL;
-
-    *num = 0;
-    *ival = 0;
-    if (type == BHOST_PARAM_STR)
-        return 0;
-    if (type == BHOST_PARAM_BOOL) {
-        *ival = strcmp(text, "true") == 0;
-        return strcmp(text, "true") == 0 || strcmp(text, "false") == 0 ? 0
-                                                                         : -1;
-    }
-    errno = 0;
-    *ival = strtoll(text, &end, 10);
-    if (*text && *end == '\0' && errno == 0) {
-        *num = (double)*ival;
-        return 0;
-    }
-    if (type != BHOST_PARAM_F64)
-        return -1;
-    *num = strtod(text, &end);
-    return *text && *end == '\0' && isfinite(*num) ? 0 : -1;
-}
-
-const bhost_param_desc *bh_check_param_at(const bhost_bench_desc *d,
-                                          uint32_t i)
-{
-    uint32_t stride = d->params[0].struct_size;
-
-    return (const bhost_param_desc *)(const void *)((const char *)d->params +
-                                                    (size_t)i * stride);
-}
-
-/* Checks choices (STR only, NULL-terminated, non-empty strings) and that
- * the default is one of them. */
-static void check_choices(const bhost_param_desc *p, verdict *v)
-{
-    int found = 0;
-    size_t i = 0;
-
-    if (!p->choices)
-        return;
-    if (p->type != BHOST_PARAM_STR) {
-        note(v, 2, "choices given for a %s parameter (STR only)",
-             bh_param_type_name(p->type));
-        return;
-    }
-    for (; i < 1024 && p->choices[i]; i++) {
-        if (!*p->choices[i])
-            note(v, 2, "choice %zu is empty", i);
-        if (p->default_value && strcmp(p->choices[i], p->default_value) == 0)
-            found = 1;
-    }
-    if (i == 0)
-        note(v, 2, "choices list is empty (use NULL for free text)");
-    else if (i == 1024)
-        note(v, 2, "choices list not NULL-terminated within 1024 entries");
-    else if (p->default_value && !found)
-        note(v, 2, "default '%s' is not one of the choices", p->default_value);
-}
-
-/* Checks the range and that the default lies in it. */
-static void check_range(const bhost_param_desc *p, double num, int has_num,
-                        verdict *v)
+/* The range warnings (the refusals are bh_rules_param's). */
+static void check_range(const bhost_param_desc *p, verdict *v)
 {
     int numeric = p->type == BHOST_PARAM_I64 || p->type == BHOST_PARAM_F64;
 
@@ -146,55 +65,33 @@ static void check_range(const bhost_param_desc *p, double num, int has_num,
         (p->min != floor(p->min) || p->max != floor(p->max)))
         note(v, 1, "integer parameter with fractional bounds [%g, %g]", p->min,
              p->max);
-    if (has_num && (num < p->min || num > p->max))
-        note(v, 2, "default %s outside [%g, %g]", p->default_value, p->min,
-             p->max);
 }
 
-/* Checks one parameter descriptor; adds its key to keys (for the
- * uniqueness check). */
-static void check_param(int fd, const char *bench, uint32_t index,
-                        const bhost_param_desc *p, cJSON *keys)
+/* Checks parameter i of d: the refusals of bh_rules_param (FAIL), then
+ * the warnings. */
+static void check_param(int fd, const char *bench, const bhost_bench_desc *d,
+                        uint32_t index)
 {
+    const bhost_param_desc *p = bh_rules_param_at(d, index);
     verdict v = {0, ""};
     char id[256];
+    char why[512];
     const char *type = bh_param_type_name(p->type);
-    const cJSON *k;
-    double num = 0;
-    int64_t ival = 0;
-    int has_num = 0;
 
-    if (word(p->key, 64, "_"))
+    if (p->key && strnlen(p->key, 65) <= 64 && strspn(p->key,
+            "abcdefghijklmnopqrstuvwxyz0123456789_") == strlen(p->key))
         snprintf(id, sizeof(id), "bench[%s].param[%s]", bench, p->key);
     else
         snprintf(id, sizeof(id), "bench[%s].param[#%u]", bench, index);
-    if (!word(p->key, 64, "_"))
-        note(&v, 2, "key '%.64s' does not match [a-z0-9_]+",
-             p->key ? p->key : "(null)");
-    cJSON_ArrayForEach(k, keys) if (p->key && strcmp(k->valuestring,
-                                                     p->key) == 0)
-        note(&v, 2, "key '%s' declared twice", p->key);
-    if (p->key)
-        cJSON_AddItemToArray(keys, cJSON_CreateString(p->key));
-    if (!type)
-        note(&v, 2, "unknown type %d (expected I64, F64, STR or BOOL)",
-             p->type);
+    if (bh_rules_param(d, index, why, sizeof(why)) != 0)
+        note(&v, 2, "%s", why);
     if (!p->summary || !*p->summary)
         note(&v, 1, "no summary");
-    if (!p->default_value) {
+    if (!p->default_value)
         note(&v, 1, "required (no default): the cycle check cannot run "
                     "this benchmark");
-    } else if (type) {
-        if (parse_default(p->type, p->default_value, &num, &ival) != 0)
-            note(&v, 2, "default '%s' does not parse as %s", p->default_value,
-                 type);
-        else
-            has_num = p->type == BHOST_PARAM_I64 ||
-                      p->type == BHOST_PARAM_F64;
-    }
-    check_choices(p, &v);
     if (type)
-        check_range(p, num, has_num, &v);
+        check_range(p, &v);
     if (v.level == 0 && p->choices)
         snprintf(v.reason, sizeof(v.reason), "%s, default %s, with choices",
                  type, p->default_value);
@@ -211,44 +108,22 @@ static void check_param(int fd, const char *bench, uint32_t index,
 static void check_params(int fd, const char *label, const bhost_bench_desc *d)
 {
     char id[200];
-    uint32_t stride;
-    cJSON *keys;
+    char why[512];
 
     snprintf(id, sizeof(id), "bench[%s].params", label);
+    if (bh_rules_params_layout(d, why, sizeof(why)) != 0) {
+        bh_check_report(fd, id, "FAIL", "%s", why);
+        return;
+    }
     if (d->param_count == 0) {
         bh_check_report(fd, id, "PASS", "none");
         return;
     }
-    if (!d->params || d->param_count > 256) {
-        bh_check_report(fd, id, "FAIL",
-                        "param_count %u with params %s (expected a non-NULL "
-                        "array of at most 256)",
-                        d->param_count, d->params ? "set" : "NULL");
-        return;
-    }
-    stride = d->params[0].struct_size;
-    if (stride < BH_CHECK_PARAM_SIZE_1_0) {
-        bh_check_report(fd, id, "FAIL",
-                        "params[0].struct_size %u, smaller than the ABI 1.0 "
-                        "size %zu",
-                        stride, (size_t)BH_CHECK_PARAM_SIZE_1_0);
-        return;
-    }
-    for (uint32_t i = 1; i < d->param_count; i++) {
-        if (bh_check_param_at(d, i)->struct_size != stride) {
-            bh_check_report(fd, id, "FAIL",
-                            "params[%u].struct_size %u differs from "
-                            "params[0]'s %u (all elements must match)",
-                            i, bh_check_param_at(d, i)->struct_size, stride);
-            return;
-        }
-    }
     bh_check_report(fd, id, "PASS", "%u parameter%s, element size %u",
-                    d->param_count, d->param_count == 1 ? "" : "s", stride);
-    keys = cJSON_CreateArray();
+                    d->param_count, d->param_count == 1 ? "" : "s",
+                    d->params[0].struct_size);
     for (uint32_t i = 0; i < d->param_count; i++)
-        check_param(fd, label, i, bh_check_param_at(d, i), keys);
-    cJSON_Delete(keys);
+        check_param(fd, label, d, i);
 }
 
 /* Checks the lifecycle functions and flags; 1 when a cycle can run. */
@@ -256,20 +131,14 @@ static int check_functions(int fd, const char *label,
                            const bhost_bench_desc *d)
 {
     char id[200];
-    int ok = d->create && d->run && d->destroy;
+    char why[512];
+    int ok = bh_rules_bench_functions(d, why, sizeof(why)) == 0;
 
     snprintf(id, sizeof(id), "bench[%s].descriptor", label);
-    if (d->flags & ~(BHOST_BENCH_NEEDS_DEVICE | BHOST_BENCH_MANUAL_TIMING))
-        bh_check_report(fd, id, "FAIL", "unknown flag bits 0x%x",
-                        d->flags & ~(BHOST_BENCH_NEEDS_DEVICE |
-                                     BHOST_BENCH_MANUAL_TIMING));
-    else if (d->reserved != 0)
-        bh_check_report(fd, id, "FAIL", "reserved is %u, must be 0",
-                        d->reserved);
-    else if (!ok)
-        bh_check_report(fd, id, "FAIL", "%s%s%sis NULL",
-                        d->create ? "" : "create ", d->run ? "" : "run ",
-                        d->destroy ? "" : "destroy ");
+    if (!ok)
+        bh_check_report(fd, id, "FAIL", "%s", why);
+    else if (bh_rules_bench_size_warning(d, why, sizeof(why)))
+        bh_check_report(fd, id, "WARN", "%s", why);
     else
         bh_check_report(fd, id, d->setup ? "PASS" : "WARN",
                         "%u bytes, %s%s%s", d->struct_size,
@@ -291,14 +160,12 @@ static int check_functions(int fd, const char *label,
 static void check_caps(int fd, const char *label, const bhost_bench_desc *d)
 {
     char id[200];
+    char why[512];
     bhost_caps unknown = d->required_caps & ~BHOST_CAPS_KNOWN;
 
     snprintf(id, sizeof(id), "bench[%s].caps", label);
-    if (unknown & UINT64_C(0xFFFFFFFF))
-        bh_check_report(fd, id, "FAIL",
-                        "required_caps has bits 0x%llx that bhost does not "
-                        "define",
-                        (unsigned long long)(unknown & 0xFFFFFFFFu));
+    if (bh_rules_bench_caps(d, why, sizeof(why)) != 0)
+        bh_check_report(fd, id, "FAIL", "%s", why);
     else if (unknown)
         bh_check_report(fd, id, "WARN",
                         "vendor-specific bits 0x%llx (32..63) required",
@@ -313,13 +180,15 @@ static void check_caps(int fd, const char *label, const bhost_bench_desc *d)
                         (unsigned long long)d->required_caps);
 }
 
-/* Checks descriptor i; adds its plan entry. */
+/* Checks descriptor i; adds its plan entry. A descriptor that `run`
+ * refuses (bh_rules_bench) is never cycled. */
 static void check_one(int fd, const bhost_bench_factory *f, uint32_t i,
                       cJSON *plan)
 {
     const bhost_bench_desc *d;
     char label[160];
     char id[200];
+    char why[512];
     int id_ok;
     int unique = 1;
     const cJSON *other;
@@ -327,22 +196,19 @@ static void check_one(int fd, const bhost_bench_factory *f, uint32_t i,
     int runnable;
 
     snprintf(label, sizeof(label), "#%u", i);
+    snprintf(id, sizeof(id), "bench[%s].descriptor", label);
     bh_check_stage(fd, "factory get()");
     d = f->get(i);
     if (!d) {
-        snprintf(id, sizeof(id), "bench[%s].descriptor", label);
         bh_check_report(fd, id, "FAIL", "get(%u) returned NULL below count()",
                         i);
         return;
     }
-    if (d->struct_size < BH_CHECK_DESC_SIZE_1_0) {
-        snprintf(id, sizeof(id), "bench[%s].descriptor", label);
-        bh_check_report(fd, id, "FAIL",
-                        "struct_size %u, smaller than the ABI 1.0 size %zu",
-                        d->struct_size, (size_t)BH_CHECK_DESC_SIZE_1_0);
+    if (bh_rules_bench_size(d, why, sizeof(why)) != 0) {
+        bh_check_report(fd, id, "FAIL", "%s", why);
         return;
     }
-    id_ok = word(d->id, 128, "_.-");
+    id_ok = bh_rules_bench_id(d->id, why, sizeof(why)) == 0;
     if (id_ok)
         snprintf(label, sizeof(label), "%s", d->id);
     cJSON_ArrayForEach(other, plan) if (id_ok &&
@@ -350,10 +216,7 @@ static void check_one(int fd, const bhost_bench_factory *f, uint32_t i,
                                                d->id) == 0) unique = 0;
     snprintf(id, sizeof(id), "bench[%s].id", label);
     if (!id_ok)
-        bh_check_report(fd, id, "FAIL",
-                        "id '%.64s' does not match [a-z0-9_.-]+ (at most 128 "
-                        "bytes)",
-                        d->id ? d->id : "(null)");
+        bh_check_report(fd, id, "FAIL", "%s", why);
     else if (!unique)
         bh_check_report(fd, id, "FAIL", "id '%s' used by two descriptors",
                         d->id);
@@ -361,7 +224,7 @@ static void check_one(int fd, const bhost_bench_factory *f, uint32_t i,
         bh_check_report(fd, id, "PASS", "%s", d->id);
     snprintf(id, sizeof(id), "bench[%s].summary", label);
     if (d->summary && *d->summary && !strchr(d->summary, '\n'))
-        bh_check_report(fd, id, "PASS", "%s", d->summary);
+        bh_check_report(fd, id, "PASS", "%.200s", d->summary);
     else
         bh_check_report(fd, id, "FAIL", "missing or multi-line summary");
     runnable = check_functions(fd, label, d);
@@ -373,7 +236,8 @@ static void check_one(int fd, const bhost_bench_factory *f, uint32_t i,
     cJSON_AddStringToObject(entry, "id", d->id);
     cJSON_AddBoolToObject(entry, "needs_device",
                           (d->flags & BHOST_BENCH_NEEDS_DEVICE) != 0);
-    cJSON_AddBoolToObject(entry, "runnable", runnable);
+    cJSON_AddBoolToObject(entry, "runnable",
+                          runnable && bh_rules_bench(d, why, sizeof(why)) == 0);
     cJSON_AddItemToArray(plan, entry);
 }
 
@@ -381,10 +245,10 @@ void bh_check_benchmarks(int fd, const bhost_bench_factory *f, cJSON *plan)
 {
     uint32_t n, again;
 
-    if (f->struct_size < BH_CHECK_FACTORY_SIZE_1_0 || !f->count || !f->get) {
+    if (f->struct_size < BH_RULE_FACTORY_SIZE_1_0 || !f->count || !f->get) {
         bh_check_report(fd, "benchmarks.factory", "FAIL",
                         "struct_size %u (ABI 1.0: %zu) or count/get missing",
-                        f->struct_size, (size_t)BH_CHECK_FACTORY_SIZE_1_0);
+                        f->struct_size, (size_t)BH_RULE_FACTORY_SIZE_1_0);
         return;
     }
     bh_check_report(fd, "benchmarks.factory", "PASS", "%u bytes",
@@ -392,11 +256,11 @@ void bh_check_benchmarks(int fd, const bhost_bench_factory *f, cJSON *plan)
     bh_check_stage(fd, "factory count()");
     n = f->count();
     again = f->count();
-    if (n != again || n > 100000) {
+    if (n != again || n > BH_RULE_BENCHES_MAX) {
         bh_check_report(fd, "benchmarks.count", "FAIL",
                         "count() returned %u then %u (must be stable and at "
-                        "most 100000)",
-                        n, again);
+                        "most %d)",
+                        n, again, BH_RULE_BENCHES_MAX);
         return;
     }
     bh_check_stage(fd, "factory get(count())");
@@ -419,14 +283,15 @@ cJSON *bh_check_default_params(const bhost_bench_desc *d, char *why,
     cJSON *params = cJSON_CreateObject();
 
     for (uint32_t i = 0; i < d->param_count && d->params; i++) {
-        const bhost_param_desc *p = bh_check_param_at(d, i);
+        const bhost_param_desc *p = bh_rules_param_at(d, i);
         cJSON *t;
         double num;
         int64_t ival;
         char text[32];
 
         if (!p->key || !p->default_value || !bh_param_type_name(p->type) ||
-            parse_default(p->type, p->default_value, &num, &ival) != 0) {
+            bh_rules_parse_default(p->type, p->default_value, &num,
+                                   &ival) != 0) {
             snprintf(why, cap, "parameter '%s' has no usable default",
                      p->key ? p->key : "?");
             cJSON_Delete(params);

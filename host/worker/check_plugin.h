@@ -22,13 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Frozen ABI 1.0 sizes of the tables a consumer reads: the end of the
- * last 1.0 field, so they stay right when later minors append fields. */
-#define BH_CHECK_FACTORY_SIZE_1_0                                              \
-    (offsetof(bhost_bench_factory, get) + sizeof(void *))
-#define BH_CHECK_DESC_SIZE_1_0                                                 \
-    (offsetof(bhost_bench_desc, items_per_iter) + sizeof(void *))
-#define BH_CHECK_PARAM_SIZE_1_0 (offsetof(bhost_param_desc, max) + sizeof(double))
+/* The frozen ABI 1.0 size of the backend table (the others: rules.h). */
 #define BH_CHECK_BACKEND_SIZE_1_0                                              \
     (offsetof(bhost_backend, get_kernel) + sizeof(void *))
 
@@ -72,9 +66,5 @@ void bh_check_kernels(int fd, const bhost_backend *be, bhost_dev *dev,
  * descriptor defaults; NULL with why set when one has no usable default. */
 cJSON *bh_check_default_params(const bhost_bench_desc *d, char *why,
                                size_t cap);
-
-/* The parameter descriptor i of d, stepping by params[0].struct_size. */
-const bhost_param_desc *bh_check_param_at(const bhost_bench_desc *d,
-                                          uint32_t i);
 
 #endif

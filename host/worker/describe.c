@@ -3,8 +3,10 @@
 
 #include "bh_sha256.h"
 #include "host_api.h"
+#include "rules.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *bh_param_type_name(bhost_param_type t)
@@ -23,13 +25,19 @@ const char *bh_param_type_name(bhost_param_type t)
     }
 }
 
-/* Adds s, or null when the plugin gave none. */
-static void add_text(cJSON *o, const char *key, const char *s)
+/* Adds s (at most max bytes, control bytes and invalid UTF-8 as '?'), or
+ * null when the plugin gave none. */
+static void add_text(cJSON *o, const char *key, const char *s, size_t max)
 {
-    if (s)
-        cJSON_AddStringToObject(o, key, s);
-    else
+    char *clean;
+
+    if (!s) {
         cJSON_AddNullToObject(o, key);
+        return;
+    }
+    clean = bh_rules_clean_text(s, max, 0, NULL);
+    cJSON_AddStringToObject(o, key, clean);
+    free(clean);
 }
 
 static void add_caps(cJSON *o, const char *key, bhost_caps caps)
@@ -40,18 +48,19 @@ static void add_caps(cJSON *o, const char *key, bhost_caps caps)
     cJSON_AddStringToObject(o, key, hex);
 }
 
+/* One parameter that passed bh_rules_param: its key and default are
+ * valid and bounded. */
 static cJSON *describe_param(const bhost_param_desc *pd)
 {
     cJSON *o = cJSON_CreateObject();
-    const char *type = bh_param_type_name(pd->type);
 
-    add_text(o, "key", pd->key);
-    add_text(o, "type", type);
-    add_text(o, "summary", pd->summary);
-    add_text(o, "default", pd->default_value);
+    cJSON_AddStringToObject(o, "key", pd->key);
+    cJSON_AddStringToObject(o, "type", bh_param_type_name(pd->type));
+    add_text(o, "summary", pd->summary, BH_RULE_SUMMARY_MAX);
+    add_text(o, "default", pd->default_value, BH_RULE_TEXT_MAX);
     if (pd->choices) {
         cJSON *arr = cJSON_AddArrayToObject(o, "choices");
-        for (int i = 0; pd->choices[i] && i < 1024; i++)
+        for (int i = 0; pd->choices[i]; i++)
             cJSON_AddItemToArray(arr, cJSON_CreateString(pd->choices[i]));
     }
     if (pd->min <= pd->max) {
@@ -61,20 +70,32 @@ static cJSON *describe_param(const bhost_param_desc *pd)
     return o;
 }
 
-static cJSON *describe_bench(const bhost_bench_desc *d)
+/* Descriptor i. One that breaks bh_rules_bench is {id, summary, error}:
+ * its cases fail with the reason; an id that is itself invalid becomes
+ * "#i", so that it never reaches a case id, a table or a file. */
+static cJSON *describe_bench(const bhost_bench_desc *d, uint32_t index)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON *params = NULL;
+    char why[600];
+    char label[16];
+    char tmp[700];
 
-    if (d->struct_size < offsetof(bhost_bench_desc, items_per_iter) +
-                             sizeof(void *)) {
-        cJSON_AddStringToObject(o, "error",
-                                "bhost_bench_desc.struct_size is smaller "
-                                "than the ABI 1.0 size");
+    if (bh_rules_bench(d, why, sizeof(why)) != 0) {
+        snprintf(label, sizeof(label), "#%u", index);
+        if (d->struct_size >= BH_RULE_DESC_SIZE_1_0 &&
+            bh_rules_bench_id(d->id, tmp, sizeof(tmp)) == 0)
+            cJSON_AddStringToObject(o, "id", d->id);
+        else
+            cJSON_AddStringToObject(o, "id", label);
+        snprintf(tmp, sizeof(tmp), "refused by the host: %s", why);
+        cJSON_AddStringToObject(o, "summary", tmp);
+        snprintf(tmp, sizeof(tmp), "describe: %s", why);
+        cJSON_AddStringToObject(o, "error", tmp);
         return o;
     }
-    add_text(o, "id", d->id);
-    add_text(o, "summary", d->summary);
+    cJSON_AddStringToObject(o, "id", d->id);
+    add_text(o, "summary", d->summary, BH_RULE_SUMMARY_MAX);
     cJSON_AddNumberToObject(o, "flags", d->flags);
     cJSON_AddBoolToObject(o, "needs_device",
                           (d->flags & BHOST_BENCH_NEEDS_DEVICE) != 0);
@@ -83,21 +104,8 @@ static cJSON *describe_bench(const bhost_bench_desc *d)
     add_caps(o, "required_caps", d->required_caps);
     cJSON_AddBoolToObject(o, "has_verify", d->verify != NULL);
     params = cJSON_AddArrayToObject(o, "params");
-    for (uint32_t i = 0; d->params && i < d->param_count && i < 4096; i++) {
-        /* step by the producer's element size (see plugin.h) */
-        uint32_t stride = d->params[0].struct_size;
-        const bhost_param_desc *pd = (const bhost_param_desc *)(const void *)(
-            (const char *)d->params + (size_t)i * stride);
-
-        if (stride < sizeof(bhost_param_desc) || pd->struct_size != stride) {
-            cJSON_AddStringToObject(o, "error",
-                                    "bhost_param_desc.struct_size is smaller "
-                                    "than the ABI 1.0 size or differs "
-                                    "between elements");
-            break;
-        }
-        cJSON_AddItemToArray(params, describe_param(pd));
-    }
+    for (uint32_t i = 0; i < d->param_count; i++)
+        cJSON_AddItemToArray(params, describe_param(bh_rules_param_at(d, i)));
     return o;
 }
 
@@ -170,19 +178,19 @@ cJSON *bh_describe_plugin(const bh_plugin *p)
     cJSON_AddStringToObject(o, "path", p->path);
     if (bh_sha256_file(p->path, hex, NULL) == 0)
         cJSON_AddStringToObject(o, "sha256", hex);
-    add_text(o, "plugin_id", en->plugin_id);
-    add_text(o, "name", en->name);
-    add_text(o, "version", en->plugin_version);
-    add_text(o, "summary", en->summary);
+    add_text(o, "plugin_id", en->plugin_id, 256);
+    add_text(o, "name", en->name, 64);
+    add_text(o, "version", en->plugin_version, 64);
+    add_text(o, "summary", en->summary, BH_RULE_SUMMARY_MAX);
     cJSON_AddNumberToObject(o, "abi_major", en->abi_major);
     cJSON_AddNumberToObject(o, "abi_minor", en->abi_minor);
     cJSON_AddNumberToObject(o, "entry_size", en->struct_size);
     if (p->benchmarks) {
         uint32_t n = p->benchmarks->count();
-        for (uint32_t i = 0; i < n && i < 100000; i++) {
+        for (uint32_t i = 0; i < n && i < BH_RULE_BENCHES_MAX; i++) {
             const bhost_bench_desc *d = p->benchmarks->get(i);
             if (d)
-                cJSON_AddItemToArray(benches, describe_bench(d));
+                cJSON_AddItemToArray(benches, describe_bench(d, i));
         }
     }
     if (p->backend)

@@ -2,10 +2,14 @@
 #include "host_api.h"
 
 #include "bh_clock.h"
+#include "bh_mem.h"
 #include "ipc.h"
 #include "loader.h"
+#include "rules.h"
 
+#include <math.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +17,9 @@
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct bhost_host context;
 static int log_fd = -1;
+static size_t log_sent;   /* bytes of log text forwarded (plus 16 each) */
+static int log_truncated; /* some log() text was cut or dropped */
+static int log_dropping;  /* the budget is spent: drop every message */
 static char last_error[1024];
 static uint64_t alloc_count;
 static uint64_t alloc_bytes;
@@ -25,19 +32,58 @@ typedef struct block_header {
     uint64_t size;
 } block_header;
 
+/* Sends one log message (under lock). Text past BH_HOST_LOG_MSG_MAX is
+ * cut and marked; once BH_HOST_LOG_TOTAL_MAX bytes were forwarded, the
+ * rest is dropped and one host line says so. */
 static void forward(const char *kind, bhost_log_level level, const char *msg)
 {
     cJSON *m;
+    char *text;
+    char *marked;
+    size_t len;
 
     if (log_fd < 0)
         return;
+    if (log_dropping)
+        return;
+    text = bh_rules_clean_text(msg, BH_HOST_LOG_MSG_MAX, 1, &len);
+    if (log_sent + strlen(text) + 16 > BH_HOST_LOG_TOTAL_MAX) {
+        free(text);
+        text = bh_xasprintf("bhost: more than %u bytes of log() text in this "
+                            "run; the rest is dropped",
+                            BH_HOST_LOG_TOTAL_MAX);
+        kind = "host";
+        level = BHOST_LOG_WARN;
+        log_truncated = 1;
+        log_dropping = 1;
+    } else if (len > BH_HOST_LOG_MSG_MAX) {
+        marked = bh_xasprintf("%s [cut: %zu bytes in all]", text, len);
+        free(text);
+        text = marked;
+        log_truncated = 1;
+    }
+    log_sent += strlen(text) + 16;
     m = cJSON_CreateObject();
     cJSON_AddStringToObject(m, "t", "log");
     cJSON_AddStringToObject(m, "kind", kind);
     cJSON_AddNumberToObject(m, "level", level);
-    cJSON_AddStringToObject(m, "msg", msg ? msg : "");
+    cJSON_AddStringToObject(m, "msg", text);
     bh_ipc_send(log_fd, m, NULL);
     cJSON_Delete(m);
+    free(text);
+}
+
+/* A host warning about a refused host-API call, in the run's log. */
+static void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void warn(const char *fmt, ...)
+{
+    char text[512];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof(text), fmt, ap);
+    va_end(ap);
+    forward("host", BHOST_LOG_WARN, text);
 }
 
 static void BHOST_ABI api_log(bhost_host *h, bhost_log_level level,
@@ -50,12 +96,12 @@ static void BHOST_ABI api_log(bhost_host *h, bhost_log_level level,
 
 static void BHOST_ABI api_set_error(bhost_host *h, const char *msg)
 {
+    char *clean = bh_rules_clean_text(msg, sizeof(last_error) - 1, 0, NULL);
+
     pthread_mutex_lock(&lock);
-    snprintf(last_error, sizeof(last_error), "%s", msg ? msg : "");
-    for (char *p = last_error; *p; p++)
-        if (*p == '\n' || *p == '\r')
-            *p = ' ';
+    snprintf(last_error, sizeof(last_error), "%s", clean);
     pthread_mutex_unlock(&lock);
+    free(clean);
 }
 
 static void *BHOST_ABI api_alloc(bhost_host *h, uint64_t size, uint64_t align)
@@ -191,6 +237,58 @@ static int valid_metric_name(const char *s)
     return 1;
 }
 
+/* True when unit is at most BH_HOST_UNIT_MAX bytes of UTF-8 without
+ * control bytes (NULL is ""). */
+static int valid_unit(const char *unit)
+{
+    size_t n = unit ? strnlen(unit, BH_HOST_UNIT_MAX + 1) : 0;
+    char *clean;
+    int same;
+
+    if (n > BH_HOST_UNIT_MAX)
+        return 0;
+    clean = bh_rules_clean_text(unit, n, 0, NULL);
+    same = strcmp(clean, unit ? unit : "") == 0;
+    free(clean);
+    return same;
+}
+
+/* The index of metric name in h->metrics, or -1. */
+static int metric_index(const bhost_host *h, const char *name)
+{
+    int i = 0;
+    const cJSON *m;
+
+    cJSON_ArrayForEach(m, h->metrics) {
+        if (strcmp(bh_json_str(m, "name", ""), name) == 0)
+            return i;
+        i++;
+    }
+    return -1;
+}
+
+/* The reason report_metric refuses its arguments (under lock), or NULL. */
+static const char *metric_refusal(const bhost_host *h, const char *name,
+                                  const char *unit, bhost_direction direction,
+                                  double value)
+{
+    if (!valid_metric_name(name))
+        return "the name is not [a-z0-9_.]+ of at most 64 bytes";
+    if (direction != BHOST_LOWER_IS_BETTER &&
+        direction != BHOST_HIGHER_IS_BETTER)
+        return "the direction is neither LOWER nor HIGHER_IS_BETTER";
+    if (!isfinite(value))
+        return "the value is not finite (NaN or infinity)";
+    if (!valid_unit(unit))
+        return "the unit is longer than 64 bytes, has control characters or "
+               "is not UTF-8";
+    if (cJSON_GetArraySize(h->metrics) >= BH_HOST_METRICS_MAX &&
+        metric_index(h, name) < 0)
+        return "the run already reported " BH_HOST_METRICS_MAX_TEXT
+               " other metrics";
+    return NULL;
+}
+
 static bhost_status BHOST_ABI api_report_metric(bhost_host *h,
                                                 const char *name,
                                                 const char *unit,
@@ -198,20 +296,26 @@ static bhost_status BHOST_ABI api_report_metric(bhost_host *h,
                                                 double value)
 {
     cJSON *m;
+    const char *why;
+    char q[80];
 
-    if (!h || !valid_metric_name(name) ||
-        (direction != BHOST_LOWER_IS_BETTER &&
-         direction != BHOST_HIGHER_IS_BETTER) ||
-        value != value)
+    if (!h)
         return BHOST_E_INVALID;
     pthread_mutex_lock(&lock);
     if (!h->metrics)
         h->metrics = cJSON_CreateArray();
-    for (int i = cJSON_GetArraySize(h->metrics) - 1; i >= 0; i--) {
-        cJSON *old = cJSON_GetArrayItem(h->metrics, i);
-        if (strcmp(bh_json_str(old, "name", ""), name) == 0)
-            cJSON_DeleteItemFromArray(h->metrics, i);
+    why = metric_refusal(h, name, unit, direction, value);
+    if (why) {
+        char *clean = bh_rules_clean_text(name, 64, 0, NULL);
+
+        snprintf(q, sizeof(q), "%s", clean);
+        free(clean);
+        warn("report_metric(\"%s\", %g) refused: %s", q, value, why);
+        pthread_mutex_unlock(&lock);
+        return BHOST_E_INVALID;
     }
+    if (metric_index(h, name) >= 0)
+        cJSON_DeleteItemFromArray(h->metrics, metric_index(h, name));
     m = cJSON_CreateObject();
     cJSON_AddStringToObject(m, "name", name);
     cJSON_AddStringToObject(m, "unit", unit ? unit : "");
@@ -275,6 +379,31 @@ bhost_host *bh_host_context(void)
 void bh_host_api_set_log_fd(int fd)
 {
     log_fd = fd;
+}
+
+int bh_host_api_log_truncated(void)
+{
+    int t;
+
+    pthread_mutex_lock(&lock);
+    t = log_truncated;
+    pthread_mutex_unlock(&lock);
+    return t;
+}
+
+void bh_host_api_stage(const char *stage)
+{
+    cJSON *m;
+
+    if (log_fd < 0)
+        return;
+    m = cJSON_CreateObject();
+    cJSON_AddStringToObject(m, "t", "stage");
+    cJSON_AddStringToObject(m, "stage", stage);
+    pthread_mutex_lock(&lock);
+    bh_ipc_send(log_fd, m, NULL);
+    pthread_mutex_unlock(&lock);
+    cJSON_Delete(m);
 }
 
 const char *bh_host_api_last_error(void)

@@ -8,6 +8,19 @@
 #include <cjson/cJSON.h>
 #include <stdint.h>
 
+/* Caps on the text a plugin passes through the host API: each log()
+ * message keeps its first BH_HOST_LOG_MSG_MAX bytes (marked as cut), a
+ * run forwards at most BH_HOST_LOG_TOTAL_MAX bytes of log text (then one
+ * host line, the rest dropped; the run is flagged log_truncated);
+ * set_error() keeps 1023 bytes; a metric unit is at most BH_HOST_UNIT_MAX
+ * bytes and a run at most BH_HOST_METRICS_MAX distinct metrics (more is
+ * BHOST_E_INVALID with a host warning in the log). */
+#define BH_HOST_LOG_MSG_MAX 4096u
+#define BH_HOST_LOG_TOTAL_MAX 61440u
+#define BH_HOST_UNIT_MAX 64u
+#define BH_HOST_METRICS_MAX 256
+#define BH_HOST_METRICS_MAX_TEXT "256"
+
 struct bhost_host {
     const cJSON *params;      /* borrowed: key -> {type, value} */
     uint64_t seed;
@@ -23,6 +36,13 @@ const bhost_host_api *bh_host_api_get(void);
 bhost_host *bh_host_context(void);
 /* Sets where log() and set_error() lines are forwarded (a protocol fd). */
 void bh_host_api_set_log_fd(int fd);
+/* 1 when some log() text of this worker was cut or dropped. */
+int bh_host_api_log_truncated(void);
+/* Sends a {t: "stage", stage} message on the log fd: the plugin call the
+ * worker is about to make ("load", "describe", "create", "setup", "run",
+ * "verify", "destroy", "exit"), so that the supervisor can name it when
+ * the worker dies or hangs there. */
+void bh_host_api_stage(const char *stage);
 /* The last message a plugin passed to set_error() (any handle), "" if
  * none; cleared by bh_host_api_clear_error(). */
 const char *bh_host_api_last_error(void);

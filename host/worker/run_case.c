@@ -2,9 +2,11 @@
 #include "run_case.h"
 
 #include "bh_error.h"
+#include "bh_mem.h"
 #include "host_api.h"
 #include "ipc.h"
 #include "loader.h"
+#include "rules.h"
 #include "timing_loop.h"
 
 #include <stdio.h>
@@ -36,21 +38,32 @@ static const char *status_for(bhost_status st, const char *stage)
     return "failed";
 }
 
-/* The message for a failed stage: the plugin's own detail when it gave
- * one. */
+/* The name of a plugin status code ("BHOST_E_INTERNAL"), or NULL. */
+static const char *status_code_name(bhost_status st)
+{
+    static const char *const names[] = {
+        "BHOST_OK",           "BHOST_E_INVALID", "BHOST_E_NOMEM",
+        "BHOST_E_UNSUPPORTED", "BHOST_E_VERSION", "BHOST_E_DEVICE",
+        "BHOST_E_INTERNAL",   "BHOST_E_VERIFY",  "BHOST_E_SKIP"};
+
+    return st <= 0 && st >= -8 ? names[-st] : NULL;
+}
+
+/* The message for a failed stage, always "stage: ...": the plugin's own
+ * detail when it gave one, else the status it returned by name. */
 static char *stage_message(const char *stage, bhost_status st)
 {
     const char *why = bh_host_api_last_error();
-    size_t n = strlen(why) + strlen(stage) + 64;
-    char *msg = malloc(n);
+    const char *name = status_code_name(st);
 
-    if (!msg)
-        return NULL;
     if (*why)
-        snprintf(msg, n, "%s: %s", stage, why);
-    else
-        snprintf(msg, n, "%s returned status %d", stage, st);
-    return msg;
+        return bh_xasprintf("%s: %s", stage, why);
+    if (name)
+        return bh_xasprintf("%s: returned %s (%d) without a message (the "
+                            "plugin did not call set_error)",
+                            stage, name, st);
+    return bh_xasprintf("%s: returned %d, which is not a bhost_status", stage,
+                        st);
 }
 
 static void send_error(int fd, const char *kind, const char *msg)
@@ -117,20 +130,32 @@ static bhost_status open_device(run_state *rs, const cJSON *job,
     return rs->be->stream_create(rs->dev, &rs->stream);
 }
 
-/* Adds work-per-iteration figures the descriptor provides. */
-static void add_work(cJSON *res, const run_state *rs)
+/* Adds the work-per-iteration figures the descriptor provides, each
+ * checked by bh_rules_work. Returns 0, or -1 with why set (the broken
+ * figure is left out). */
+static int add_work(cJSON *res, const run_state *rs, char *why, size_t cap)
 {
     const bhost_bench_desc *d = rs->desc;
+    const struct {
+        const char *name;
+        double(BHOST_ABI *fn)(void *);
+    } g[] = {{"flops_per_iter", d->flops_per_iter},
+             {"bytes_per_iter", d->bytes_per_iter},
+             {"items_per_iter", d->items_per_iter}};
+    int rc = 0;
 
-    if (d->flops_per_iter)
-        cJSON_AddNumberToObject(res, "flops_per_iter",
-                                d->flops_per_iter(rs->inst));
-    if (d->bytes_per_iter)
-        cJSON_AddNumberToObject(res, "bytes_per_iter",
-                                d->bytes_per_iter(rs->inst));
-    if (d->items_per_iter)
-        cJSON_AddNumberToObject(res, "items_per_iter",
-                                d->items_per_iter(rs->inst));
+    for (size_t i = 0; i < sizeof(g) / sizeof(g[0]); i++) {
+        double v;
+
+        if (!g[i].fn)
+            continue;
+        v = g[i].fn(rs->inst);
+        if (bh_rules_work(g[i].name, v, why, cap) == 0)
+            cJSON_AddNumberToObject(res, g[i].name, v);
+        else
+            rc = -1;
+    }
+    return rc;
 }
 
 static void add_resources(cJSON *res)
@@ -156,6 +181,8 @@ static void add_timing(cJSON *res, const bh_timing_outcome *t)
     cJSON_AddNumberToObject(res, "timer_resolution_ns", t->resolution_ns);
     cJSON_AddNumberToObject(res, "timer_overhead_ns", t->overhead_ns);
     cJSON_AddBoolToObject(res, "budget_exhausted", t->budget_exhausted);
+    if (bh_host_api_log_truncated())
+        cJSON_AddBoolToObject(res, "log_truncated", 1);
 }
 
 int bh_run_case(const cJSON *job, int result_fd)
@@ -172,11 +199,13 @@ int bh_run_case(const cJSON *job, int result_fd)
     bh_timing_target target;
     cJSON *res;
     const char *seed = bh_json_str(job, "seed", "0");
+    char work_why[512];
 
     memset(&rs, 0, sizeof(rs));
     memset(&tout, 0, sizeof(tout));
     h->params = cJSON_GetObjectItemCaseSensitive(job, "params");
     h->seed = strtoull(seed, NULL, 0);
+    bh_host_api_stage("load");
     if (bh_loader_open(bh_json_str(job, "plugin", ""), bh_host_api_get(),
                        &rs.plugin, &e) != 0) {
         send_error(result_fd, "load", e.msg);
@@ -190,11 +219,12 @@ int bh_run_case(const cJSON *job, int result_fd)
         return 2;
     }
     bh_host_api_clear_error();
+    bh_host_api_stage("create");
     if (rs.desc->flags & BHOST_BENCH_NEEDS_DEVICE) {
         st = open_device(&rs, job, &e, &stage);
         if (st != BHOST_OK && e.msg[0]) {
             status = status_for(st, stage);
-            message = strdup(e.msg);
+            message = bh_xasprintf("%s: %s", stage, e.msg);
             goto report;
         }
     }
@@ -205,6 +235,7 @@ int bh_run_case(const cJSON *job, int result_fd)
     if (st == BHOST_OK) {
         rs.created = 1;
         stage = "setup";
+        bh_host_api_stage(stage);
         st = rs.desc->setup ? rs.desc->setup(rs.inst, rs.stream) : BHOST_OK;
         if (st == BHOST_OK && rs.be)
             st = rs.be->stream_sync(rs.dev, rs.stream);
@@ -224,39 +255,51 @@ int bh_run_case(const cJSON *job, int result_fd)
         target.dev = rs.dev;
         target.stream = rs.stream;
         target.manual = (rs.desc->flags & BHOST_BENCH_MANUAL_TIMING) != 0;
+        bh_host_api_stage("run");
         bh_timing_run(&target, &plan, &tout);
         st = tout.status;
         stage = "run";
     }
     if (st == BHOST_OK) {
         stage = "verify";
+        bh_host_api_stage(stage);
         st = rs.desc->verify ? rs.desc->verify(rs.inst) : BHOST_E_VERIFY;
         if (!rs.desc->verify)
             bh_error_set(&e, "benchmark has no verify()");
     }
-    if (st != BHOST_OK) {
+    if (st != BHOST_OK && tout.reason[0]) {
+        status = st == BHOST_E_VERIFY ? "invalid" : "failed";
+        message = bh_xasprintf("run: %s", tout.reason);
+    } else if (st != BHOST_OK) {
         status = status_for(st, stage);
-        message = e.msg[0] ? strdup(e.msg) : stage_message(stage, st);
+        message = e.msg[0] ? bh_xasprintf("%s: %s", stage, e.msg)
+                           : stage_message(stage, st);
     }
 report:
     res = cJSON_CreateObject();
     cJSON_AddStringToObject(res, "t", "result");
+    if (rs.created && add_work(res, &rs, work_why, sizeof(work_why)) != 0 &&
+        strcmp(status, "ok") == 0) {
+        status = "invalid";
+        message = bh_xasprintf("verify: %s", work_why);
+    }
     cJSON_AddStringToObject(res, "status", status);
     if (message)
         cJSON_AddStringToObject(res, "message", message);
-    if (rs.created)
-        add_work(res, &rs);
     add_timing(res, &tout);
     if (h->metrics)
         cJSON_AddItemReferenceToObject(res, "metrics", h->metrics);
-    if (rs.created)
+    if (rs.created) {
+        bh_host_api_stage("destroy");
         rs.desc->destroy(rs.inst);
+    }
     if (rs.stream)
         rs.be->stream_destroy(rs.dev, rs.stream);
     if (rs.dev)
         rs.be->close(rs.dev);
     add_resources(res);
     bh_ipc_send(result_fd, res, NULL);
+    bh_host_api_stage("exit");
     cJSON_Delete(res);
     free(message);
     cJSON_Delete(h->metrics);

@@ -4,7 +4,9 @@
 #include "bh_clock.h"
 #include "host_api.h"
 #include "ipc.h"
+#include "rules.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define MS 1000000ull
@@ -34,7 +36,7 @@ void bh_timing_measure_clock(double *resolution_ns, double *overhead_ns)
 }
 
 /* Times one call of run(iters); stores nanoseconds in *ns. */
-static bhost_status time_once(const bh_timing_target *t, uint64_t iters,
+static bhost_status time_call(const bh_timing_target *t, uint64_t iters,
                               uint64_t *ns, const char **timing)
 {
     bhost_status st;
@@ -43,7 +45,7 @@ static bhost_status time_once(const bh_timing_target *t, uint64_t iters,
         t->h->manual_time_set = 0;
         st = t->desc->run(t->inst, t->stream, iters);
         if (st == BHOST_OK && !t->h->manual_time_set)
-            return BHOST_E_INTERNAL;
+            return BHOST_E_INTERNAL; /* time_once says why */
         *ns = t->h->manual_time_ns;
         *timing = "manual";
         return st;
@@ -79,6 +81,26 @@ static bhost_status time_once(const bh_timing_target *t, uint64_t iters,
         *timing = "host";
         return st;
     }
+}
+
+/* time_call, then the timing rules (bh_rules_sample) against the wall
+ * time of the call: an impossible time is BHOST_E_VERIFY, a manual time
+ * never set BHOST_E_INTERNAL, each with the reason in out->reason. */
+static bhost_status time_once(const bh_timing_target *t, uint64_t iters,
+                              uint64_t *ns, bh_timing_outcome *out)
+{
+    uint64_t a = bh_now_ns();
+    bhost_status st = time_call(t, iters, ns, &out->timing);
+    uint64_t wall = bh_now_ns() - a;
+
+    if (st == BHOST_E_INTERNAL && t->manual && !t->h->manual_time_set) {
+        snprintf(out->reason, sizeof(out->reason), "%s", BH_RULE_MANUAL_UNSET);
+        return st;
+    }
+    if (st == BHOST_OK && bh_rules_sample(out->timing, *ns, wall, out->reason,
+                                          sizeof(out->reason)) != 0)
+        return BHOST_E_VERIFY;
+    return st;
 }
 
 static void send_pair(int fd, const char *type, uint64_t iters, uint64_t ns)
@@ -127,7 +149,7 @@ void bh_timing_run(const bh_timing_target *t, const bh_timing_plan *plan,
     }
     /* Calibration: grow iterations until one sample reaches the target. */
     for (;;) {
-        out->status = time_once(t, iters, &ns, &out->timing);
+        out->status = time_once(t, iters, &ns, out);
         if (out->status != BHOST_OK)
             goto failed;
         if (ns >= target || iters >= (uint64_t)1e12)
@@ -140,7 +162,7 @@ void bh_timing_run(const bh_timing_target *t, const bh_timing_plan *plan,
     /* Warm-up at the calibrated size; re-aim the size from its last time. */
     warm_end = bh_now_ns() + plan->warmup_ns;
     while (plan->warmup_ns > 0 && bh_now_ns() < warm_end) {
-        out->status = time_once(t, iters, &ns, &out->timing);
+        out->status = time_once(t, iters, &ns, out);
         if (out->status != BHOST_OK)
             goto failed;
         out->warmup_samples++;
@@ -151,7 +173,7 @@ void bh_timing_run(const bh_timing_target *t, const bh_timing_plan *plan,
         iters = grow(iters, ns, target);
     out->iters_per_sample = iters;
     for (uint32_t i = 0; i < plan->samples; i++) {
-        out->status = time_once(t, iters, &ns, &out->timing);
+        out->status = time_once(t, iters, &ns, out);
         if (out->status != BHOST_OK)
             goto failed;
         send_pair(plan->result_fd, "sample", iters, ns);

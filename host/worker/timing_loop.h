@@ -35,6 +35,11 @@ typedef struct bh_timing_outcome {
     double resolution_ns;
     double overhead_ns;
     const char *timing;         /* "host", "device" or "manual" */
+    char reason[512];           /* the host's reason for status, when a
+                                   timing rule (rules.h) was broken:
+                                   BHOST_E_VERIFY for an impossible time,
+                                   BHOST_E_INTERNAL for a manual time
+                                   never set; else "" */
 } bh_timing_outcome;
 
 /* Measures the host clock's resolution (smallest positive step) and the

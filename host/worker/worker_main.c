@@ -77,22 +77,39 @@ static int describe_mode(const cJSON *job)
     bh_error e = {""};
     bh_plugin p;
     cJSON *msg;
+    char *text;
+    int rc = 0;
     const char *path = bh_json_str(job, "plugin", NULL);
 
     if (!path) {
         send_error("job", "describe job without plugin");
         return 2;
     }
+    bh_host_api_stage("load");
     if (bh_loader_open(path, bh_host_api_get(), &p, &e) != 0) {
         send_error("load", e.msg);
         bh_plugin_release(&p);
         return 3;
     }
+    bh_host_api_stage("describe");
     msg = bh_describe_plugin(&p);
-    bh_ipc_send(BH_IPC_RESULT_FD, msg, NULL);
+    text = cJSON_PrintUnformatted(msg);
+    if (text && strlen(text) >= BH_IPC_MAX_LINE) {
+        char *why = bh_xasprintf("describe: the plugin's description is %zu "
+                                 "bytes, over the %u-byte protocol limit "
+                                 "(too many benchmarks or parameters)",
+                                 strlen(text), BH_IPC_MAX_LINE);
+        send_error("describe", why);
+        free(why);
+        rc = 3;
+    } else {
+        bh_ipc_send(BH_IPC_RESULT_FD, msg, NULL);
+    }
+    bh_host_api_stage("exit");
+    free(text);
     cJSON_Delete(msg);
     bh_plugin_release(&p);
-    return 0;
+    return rc;
 }
 
 /* Applies the per-worker CPU pinning of the job. (The memory limit is
