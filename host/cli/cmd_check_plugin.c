@@ -125,6 +125,36 @@ static int check_elf(checker *c, const char *path)
     return 1;
 }
 
+/* Records the one verdict on a check worker that died after its last
+ * check (check_done sent): a FAIL of its own, "<part>.exit", so that no
+ * check it reported is counted twice or blamed for it. */
+static void exit_failed(checker *c, const char *fail_id,
+                        const bh_worker_outcome *out)
+{
+    const char *dot = strrchr(fail_id, '.');
+    char *id = bh_xasprintf("%.*s.exit", dot ? (int)(dot - fail_id) : 0,
+                            fail_id);
+    char sig[16];
+    char *what = out->signaled
+                     ? bh_xasprintf("killed by %s (%s)",
+                                    bh_signal_name(out->signal, sig),
+                                    strsignal(out->signal))
+                     : bh_xasprintf("%s %d", out->timed_out
+                                                 ? "killed at the timeout, status"
+                                                 : "exited with status",
+                                    out->exit_code);
+    char *why = bh_xasprintf("%s after every check of this worker had "
+                             "finished (during exit): exit-time code of the "
+                             "plugin (an atexit handler, a destructor) "
+                             "failed",
+                             what);
+
+    add(c, id, "FAIL", why);
+    free(why);
+    free(what);
+    free(id);
+}
+
 /* Runs one check worker on job; records its check lines, and a FAIL line
  * named fail_id when the worker crashed, hung or exited early. Returns
  * the check_plan message (caller deletes) or NULL. */
@@ -157,7 +187,9 @@ static cJSON *run_part(checker *c, cJSON *job, const char *fail_id)
         else if (strcmp(t, "check_plan") == 0 && !plan)
             plan = cJSON_Duplicate(m, 1);
     }
-    if (v.status != BH_ST_OK) {
+    if (v.final && (out.signaled || out.timed_out || out.exit_code != 0)) {
+        exit_failed(c, fail_id, &out);
+    } else if (v.status != BH_ST_OK) {
         char *why = bh_xasprintf("%s: %s%s%s", bh_status_name(v.status),
                                  v.message ? v.message : "worker failed",
                                  stage ? " during " : "", stage ? stage : "");

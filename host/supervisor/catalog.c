@@ -69,6 +69,7 @@ static void describe(bh_catalog *c, bh_catalog_entry *en)
     }
     free(text);
     bh_outcome_classify(&out, "describe", &v);
+    bh_outcome_name_stage(&v);
     en->status = v.status;
     if (v.status == BH_ST_OK) {
         en->info = cJSON_Duplicate(v.final, 1);

@@ -138,6 +138,7 @@ static void run_once(bh_case *c, uint32_t run, const bh_exec_opts *o,
         return;
     }
     bh_outcome_classify(&out, "result", &v);
+    bh_outcome_name_stage(&v);
     r->status = v.status;
     r->message = v.message;
     v.message = NULL;
@@ -149,7 +150,9 @@ static void run_once(bh_case *c, uint32_t run, const bh_exec_opts *o,
         r->samples = cJSON_CreateArray();
     r->log = out.log;
     out.log = NULL;
-    r->log_truncated = out.log_truncated;
+    r->log_truncated = out.log_truncated ||
+                       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+                           v.final, "log_truncated"));
     if (v.messages)
         append_plugin_log(r, v.messages, o->log_limit);
     r->wall_ns = out.wall_ns;

@@ -125,3 +125,18 @@ void bh_outcome_view_free(bh_outcome_view *v)
     free(v->message);
     memset(v, 0, sizeof(*v));
 }
+
+void bh_outcome_name_stage(bh_outcome_view *v)
+{
+    const cJSON *st = v->messages ? last_of(v->messages, "stage") : NULL;
+    char *longer;
+
+    if (!st || !v->message ||
+        (v->status != BH_ST_TIMEOUT && v->status != BH_ST_CRASHED &&
+         v->status != BH_ST_OOM && (v->status != BH_ST_FAILED || v->final)))
+        return;
+    longer = bh_xasprintf("%s (during %s)", v->message,
+                          bh_json_str(st, "stage", "?"));
+    free(v->message);
+    v->message = longer;
+}

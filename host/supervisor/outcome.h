@@ -29,6 +29,11 @@ void bh_outcome_classify(const bh_worker_outcome *o, const char *final_type,
                          bh_outcome_view *v);
 void bh_outcome_view_free(bh_outcome_view *v);
 
+/* When the worker died, hung, ran out of memory or failed without a
+ * final message, appends the stage it was in to v->message: " (during
+ * setup)", from its last {t: "stage"} message (none: unchanged). */
+void bh_outcome_name_stage(bh_outcome_view *v);
+
 /* "SIGSEGV" for 11 etc.; "SIG<n>" for unknown numbers. */
 const char *bh_signal_name(int sig, char buf[16]);
 

@@ -523,11 +523,19 @@ static char *plugin_ref(const bh_suite *s)
 
 /* Describes every plugin cfg names (its suites' plugins and the backend
  * plugins) at once, several describe workers at a time, before the plan
- * asks for them one by one. */
+ * asks for them one by one. The config's timeout governs the describe
+ * workers too: the longest of its suites' timeouts. */
 static void prefetch_plugins(const bh_config *cfg, bh_catalog *cat)
 {
     size_t n = 0, cap = cfg->n_suites + cfg->n_backends;
     char **names = bh_xcalloc(cap ? cap : 1, sizeof(*names));
+
+    if (cfg->n_suites > 0)
+        cat->timeout_ns = cfg->suites[0].settings.timeout_ns;
+    for (size_t si = 1; si < cfg->n_suites; si++)
+        if (cat->timeout_ns && (cfg->suites[si].settings.timeout_ns == 0 ||
+                                cfg->suites[si].settings.timeout_ns > cat->timeout_ns))
+            cat->timeout_ns = cfg->suites[si].settings.timeout_ns;
 
     for (size_t si = 0; si < cfg->n_suites; si++)
         names[n++] = plugin_ref(&cfg->suites[si]);
