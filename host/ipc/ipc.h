@@ -8,7 +8,9 @@
  *   timer    {resolution_ns, overhead_ns}
  *   calib    {iters, sample_ns}
  *   sample   {iters, ns}
- *   log      {level, msg}
+ *   log      {kind, level, msg}  (plugin text, capped: host_api.h)
+ *   stage    {stage}  the plugin call the worker is about to make (load,
+ *            describe, create, setup, run, verify, destroy, exit)
  *   result   {status, message, metrics[], flops/bytes/items_per_iter, ...}
  *   describe {...plugin description...}
  *   error    {kind, message}
