@@ -10,6 +10,7 @@
 #include "config.h"
 #include "console.h"
 #include "executor.h"
+#include "host_signals.h"
 #include "plan.h"
 #include "report.h"
 #include "result_doc.h"
@@ -32,7 +33,8 @@ static const char run_usage[] =
     "summary table and writes one JSON result file.\n"
     "\n"
     "  --filter PATTERN     run only cases whose id matches the glob\n"
-    "                       (repeatable), e.g. 'selftest/spin*'\n"
+    "                       (repeatable), e.g. 'selftest/spin*'; a word\n"
+    "                       without * ? [ matches ids that contain it\n"
     "  --out FILE           write the result to FILE (replacing it)\n"
     "  --results-dir DIR    root for results/<config>/<time>-<host>.json\n"
     "                       (default: results)\n"
@@ -40,6 +42,12 @@ static const char run_usage[] =
     "                       config's defaults.seed)\n"
     "  --runs N             runs (fresh workers) per case\n"
     "  --samples N          samples per run\n"
+    "  --warmup DURATION    warm-up time per run, e.g. 200ms (overrides the\n"
+    "                       config)\n"
+    "  --sample-time DURATION\n"
+    "                       the least time one sample takes, e.g. 10ms\n"
+    "                       (--min-time is the same)\n"
+    "  --timeout DURATION   per-run timeout, e.g. 30s\n"
     "  --json               print the result document on stdout instead\n"
     "                       of the table\n"
     "  --quiet              no table and no progress line\n"
@@ -100,6 +108,9 @@ typedef struct run_opts {
     uint64_t seed;
     uint64_t runs;
     uint64_t samples;
+    uint64_t warmup_ns;      /* UINT64_MAX: not given */
+    uint64_t sample_time_ns; /* 0: not given */
+    uint64_t timeout_ns;     /* 0: not given */
     int json;
     int quiet;
     int verbose;
@@ -109,10 +120,21 @@ typedef struct run_opts {
     bh_run_ci ci;           /* --shard, --backend, git metadata */
 } run_opts;
 
-static void on_signal(int sig)
+/* Parses the duration text of option opt into *ns ("200ms", "2s"); with
+ * positive, zero is refused. 0, or -1 (reported). */
+static int duration_arg(const char *opt, const char *text, int positive, uint64_t *ns)
 {
-    (void)sig;
-    bh_interrupted = 1;
+    bh_error e = {""};
+
+    if (bh_parse_duration(text, ns, &e) != 0) {
+        bh_cli_error("run: %s '%s': %s", opt, text, e.msg);
+        return -1;
+    }
+    if (positive && *ns == 0) {
+        bh_cli_error("run: %s '%s': expected a duration above zero, e.g. 10ms", opt, text);
+        return -1;
+    }
+    return 0;
 }
 
 static int parse(int argc, char **argv, run_opts *o)
@@ -124,6 +146,10 @@ static int parse(int argc, char **argv, run_opts *o)
         {"seed", required_argument, NULL, 's'},
         {"runs", required_argument, NULL, 'r'},
         {"samples", required_argument, NULL, 'n'},
+        {"warmup", required_argument, NULL, 'w'},
+        {"sample-time", required_argument, NULL, 't'},
+        {"min-time", required_argument, NULL, 't'},
+        {"timeout", required_argument, NULL, 'O'},
         {"json", no_argument, NULL, 'j'},
         {"quiet", no_argument, NULL, 'q'},
         {"verbose", no_argument, NULL, 'v'},
@@ -146,6 +172,7 @@ static int parse(int argc, char **argv, run_opts *o)
 
     memset(o, 0, sizeof(*o));
     o->results_dir = "results";
+    o->warmup_ns = UINT64_MAX;
     opterr = 0;
     optind = 1;
     while ((ch = getopt_long(argc, argv, "hv", longopts, NULL)) != -1) {
@@ -170,6 +197,18 @@ static int parse(int argc, char **argv, run_opts *o)
             break;
         case 'n':
             if (bh_arg_u64("--samples", optarg, 1, 100000, &o->samples) != 0)
+                return -1;
+            break;
+        case 'w':
+            if (duration_arg("--warmup", optarg, 0, &o->warmup_ns) != 0)
+                return -1;
+            break;
+        case 't':
+            if (duration_arg("--sample-time", optarg, 1, &o->sample_time_ns) != 0)
+                return -1;
+            break;
+        case 'O':
+            if (duration_arg("--timeout", optarg, 1, &o->timeout_ns) != 0)
                 return -1;
             break;
         case 'j':
@@ -256,6 +295,12 @@ static void apply_overrides(bh_config *cfg, const run_opts *o)
             s->runs = (uint32_t)o->runs;
         if (o->samples)
             s->samples = (uint32_t)o->samples;
+        if (o->warmup_ns != UINT64_MAX)
+            s->warmup_ns = o->warmup_ns;
+        if (o->sample_time_ns)
+            s->sample_time_ns = o->sample_time_ns;
+        if (o->timeout_ns)
+            s->timeout_ns = o->timeout_ns;
         if (o->has_seed)
             s->seed = o->seed;
     }
@@ -360,7 +405,30 @@ int bh_cmd_run(int argc, char **argv)
         bh_run_verdict_free(&o.verdict);
         return BH_EXIT_CONFIG;
     }
-    bh_plan_filter(&plan, o.filters, o.n_filters);
+    if (o.n_filters) {
+        char *example = plan.n ? bh_xasprintf("'%s'%s%s%s", plan.cases[0].id,
+                                              plan.n > 1 ? ", '" : "",
+                                              plan.n > 1 ? plan.cases[plan.n - 1].id : "",
+                                              plan.n > 1 ? "'" : "")
+                               : bh_xstrdup("(none)");
+        size_t before = plan.n;
+
+        bh_plan_filter(&plan, o.filters, o.n_filters);
+        if (plan.n == 0) {
+            bh_cli_error("run: --filter '%s'%s matches none of the %zu case%s of %s; ids look "
+                         "like %s (bhost list %s shows them all)", o.filters[0],
+                         o.n_filters > 1 ? " (and the others)" : "", before,
+                         before == 1 ? "" : "s", o.config, example, o.config);
+            free(example);
+            bh_plan_free(&plan);
+            bh_catalog_free(&cat);
+            bh_config_free(cfg);
+            free(o.filters);
+            bh_run_verdict_free(&o.verdict);
+            return BH_EXIT_USAGE;
+        }
+        free(example);
+    }
     memset(&meta, 0, sizeof(meta));
     meta.cfg = cfg;
     meta.argc = argc;
@@ -383,8 +451,23 @@ int bh_cmd_run(int argc, char **argv)
     meta.git = bh_run_ci_git(&o.ci);
     bh_utc_iso8601(meta.started_at);
     bh_utc_compact(stamp);
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
+    host_name(host);
+    path = o.out ? bh_xstrdup(o.out)
+                 : bh_result_default_path(o.results_dir, cfg->name, stamp, host);
+    if (bh_result_check_writable(path, &e) != 0) {
+        /* found out before the first case runs, not after the whole run */
+        bh_cli_error("%s", e.msg);
+        free(path);
+        bh_run_verdict_free(&o.verdict);
+        bh_run_ci_free(&o.ci);
+        cJSON_Delete(meta.system);
+        bh_plan_free(&plan);
+        bh_catalog_free(&cat);
+        bh_config_free(cfg);
+        free(o.filters);
+        return BH_EXIT_IO;
+    }
+    bh_supervisor_catch_signals();
     t0 = bh_now_ns();
     xo.seed = meta.seed;
     xo.progress = !o.quiet && isatty(2);
@@ -401,10 +484,6 @@ int bh_cmd_run(int argc, char **argv)
         meta.interrupted = 1;
         mark_incomplete(doc);
     }
-    host_name(host);
-    path = o.out ? bh_xstrdup(o.out)
-                 : bh_result_default_path(o.results_dir, cfg->name, stamp,
-                                          host);
     rc = exit_code(&plan, meta.interrupted || bh_interrupted);
     if (rc == BH_EXIT_OK)
         rc = bh_run_verdict_exit(&o.verdict);

@@ -202,6 +202,38 @@ static void print_counts(FILE *out, const bh_report_rows *rows)
     fputc('\n', out);
 }
 
+/* One line per plugin whose describe worker left a warning, then one per
+ * case whose runs carry one (what went wrong after a final report): the
+ * first warning and whether other runs had one. */
+static void print_warnings(FILE *out, const cJSON *doc, const bh_report_rows *rows, int color)
+{
+    const cJSON *pl;
+
+    cJSON_ArrayForEach(pl, cJSON_GetObjectItemCaseSensitive(
+                               cJSON_GetObjectItemCaseSensitive(doc, "run"), "plugins")) {
+        const char *w = bh_report_str(pl, "warning", NULL);
+
+        if (w)
+            fprintf(out, "  plugin %s: %swarning%s: %s\n", bh_report_str(pl, "name", bh_report_str(pl, "requested", "?")),
+                    color ? YELLOW : "", color ? RESET : "", w);
+    }
+    for (size_t i = 0; i < rows->n; i++) {
+        const cJSON *run;
+        const char *first = NULL;
+        int n = 0;
+
+        cJSON_ArrayForEach(run, cJSON_GetObjectItemCaseSensitive(rows->v[i].json, "runs")) {
+            const char *w = bh_report_str(run, "warning", NULL);
+
+            if (w && !n++)
+                first = w;
+        }
+        if (first)
+            fprintf(out, "  %s: %swarning%s: %s%s\n", rows->v[i].id, color ? YELLOW : "",
+                    color ? RESET : "", first, n > 1 ? " (and in other runs)" : "");
+    }
+}
+
 /* See console.h. */
 void bh_report_console(FILE *out, const cJSON *doc, const bh_report_console_opts *o)
 {
@@ -248,6 +280,7 @@ void bh_report_console(FILE *out, const cJSON *doc, const bh_report_console_opts
         if (!r->ok && *r->message && !bh_report_row_grouped(r, o && o->verbose))
             fprintf(out, "  %s: %s: %s\n", r->id, r->status, r->message);
     }
+    print_warnings(out, doc, &rows, color);
     print_counts(out, &rows);
     if (o && o->verbose)
         bh_report_console_details(out, doc, color);

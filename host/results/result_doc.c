@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifndef BHOST_VERSION
 #define BHOST_VERSION "0.0.0"
@@ -88,6 +89,8 @@ static cJSON *run_json(const bh_run *r)
     cJSON_AddStringToObject(o, "status", bh_status_name(r->status));
     if (r->message)
         cJSON_AddStringToObject(o, "message", r->message);
+    if (r->warning)
+        cJSON_AddStringToObject(o, "warning", r->warning);
     cJSON_AddItemToObject(o, "samples",
                           r->samples ? cJSON_Duplicate(r->samples, 1)
                                      : cJSON_CreateArray());
@@ -251,6 +254,8 @@ static cJSON *plugins_json(const bh_catalog *cat)
         cJSON_AddStringToObject(p, "status", bh_status_name(en->status));
         if (en->error)
             cJSON_AddStringToObject(p, "error", en->error);
+        if (en->warning)
+            cJSON_AddStringToObject(p, "warning", en->warning);
         if (en->info) {
             static const char *const keys[] = {"plugin_id", "name", "version",
                                                "sha256", "abi_major",
@@ -328,6 +333,29 @@ char *bh_result_default_path(const char *root, const char *config_name,
                              const char *stamp, const char *host)
 {
     return bh_xasprintf("%s/%s/%s-%s.json", root, config_name, stamp, host);
+}
+
+/* See result_doc.h. */
+int bh_result_check_writable(const char *path, bh_error *e)
+{
+    char *copy = bh_xstrdup(path);
+    char *dir = bh_xstrdup(dirname(copy));
+    char *probe = bh_xasprintf("%s/.bhost-probe-XXXXXX", dir);
+    bh_error inner = {""};
+    int fd = -1, rc = 0;
+
+    if (bh_mkdir_p(dir, &inner) != 0)
+        rc = bh_error_set(e, "cannot write results into %s: %s", dir, inner.msg);
+    else if ((fd = mkstemp(probe)) < 0)
+        rc = bh_error_set(e, "cannot write results into %s: %s", dir, strerror(errno));
+    if (fd >= 0) {
+        close(fd);
+        unlink(probe);
+    }
+    free(probe);
+    free(dir);
+    free(copy);
+    return rc;
 }
 
 int bh_result_write(const cJSON *doc, const char *path, int allow_replace,

@@ -52,6 +52,11 @@ cJSON *bh_result_case(const bh_case *c);
 char *bh_result_default_path(const char *root, const char *config_name,
                              const char *stamp, const char *host);
 
+/* Checks, before anything runs, that a result can be written at path: its
+ * folder is created when missing and a probe file is created in it and
+ * removed. 0, or -1 with e = "cannot write results into DIR: reason". */
+int bh_result_check_writable(const char *path, bh_error *e);
+
 /* Writes doc to path atomically (creating parent directories). An
  * existing file of the same name is never overwritten: a numeric suffix
  * is added instead, and the name used is returned in *used (free() it).

@@ -36,6 +36,7 @@ void bh_catalog_free(bh_catalog *c)
         free(c->entries[i]->key);
         free(c->entries[i]->path);
         free(c->entries[i]->error);
+        free(c->entries[i]->warning);
         cJSON_Delete(c->entries[i]->info);
         free(c->entries[i]);
     }
@@ -71,6 +72,8 @@ static void describe(bh_catalog *c, bh_catalog_entry *en)
     bh_outcome_classify(&out, "describe", &v);
     bh_outcome_name_stage(&v);
     en->status = v.status;
+    if (v.warning)
+        en->warning = bh_xasprintf("%s: describe: %s", en->path, v.warning);
     if (v.status == BH_ST_OK) {
         en->info = cJSON_Duplicate(v.final, 1);
     } else {

@@ -17,6 +17,7 @@ typedef struct bh_catalog_entry {
     cJSON *info;        /* the describe message, NULL on failure */
     bh_status status;   /* BH_ST_OK, or why info is missing */
     char *error;        /* one line when status != OK */
+    char *warning;      /* the describe worker died after its report */
     uint64_t describe_ns;
     int pending;        /* found and safe, not described yet */
 } bh_catalog_entry;

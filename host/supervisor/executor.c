@@ -141,7 +141,9 @@ static void run_once(bh_case *c, uint32_t run, const bh_exec_opts *o,
     bh_outcome_name_stage(&v);
     r->status = v.status;
     r->message = v.message;
+    r->warning = v.warning;
     v.message = NULL;
+    v.warning = NULL;
     if (v.final)
         r->result = cJSON_Duplicate(v.final, 1);
     if (v.messages)

@@ -57,7 +57,21 @@ void bh_outcome_classify(const bh_worker_outcome *o, const char *final_type,
                                   (double)o->wall_ns / 1e9);
         return;
     }
-    if (o->signaled) {
+    if (o->hostile_signal) {
+        v->status = BH_ST_FAILED;
+        v->message = bh_xasprintf("the plugin sent %s to bhost (from pid %d, in the worker's "
+                                  "process group): bhost ignored it and failed this run",
+                                  bh_signal_name(o->hostile_signal, sig), o->hostile_pid);
+        return;
+    }
+    if (o->host_stopped_ms) {
+        v->status = BH_ST_FAILED;
+        v->message = bh_xasprintf("bhost was stopped (SIGSTOP, by the plugin or another "
+                                  "process) while this run was going; its watchdog resumed it "
+                                  "after about %d ms and failed this run", o->host_stopped_ms);
+        return;
+    }
+    if (o->signaled && !v->final) {
         v->status = BH_ST_CRASHED;
         v->message = bh_xasprintf("killed by %s (%s)",
                                   bh_signal_name(o->signal, sig),
@@ -94,13 +108,14 @@ void bh_outcome_classify(const bh_worker_outcome *o, const char *final_type,
                                   o->exit_code);
         return;
     }
-    if (o->exit_code != 0) {
-        v->status = BH_ST_FAILED;
-        v->message = bh_xasprintf("worker exited with status %d after "
-                                  "reporting",
+    if (o->signaled)
+        v->warning = bh_xasprintf("worker killed by %s (%s) after its final report "
+                                  "(exit-time code: an atexit handler or a destructor?)",
+                                  bh_signal_name(o->signal, sig), strsignal(o->signal));
+    else if (o->exit_code != 0)
+        v->warning = bh_xasprintf("worker exited with status %d after its final report "
+                                  "(exit-time code: an atexit handler or a destructor?)",
                                   o->exit_code);
-        return;
-    }
     if (strcmp(final_type, "result") == 0) {
         int st = bh_status_parse(bh_json_str(v->final, "status", ""));
         const char *msg = bh_json_str(v->final, "message", NULL);
@@ -123,6 +138,7 @@ void bh_outcome_view_free(bh_outcome_view *v)
 {
     cJSON_Delete(v->messages);
     free(v->message);
+    free(v->warning);
     memset(v, 0, sizeof(*v));
 }
 

@@ -13,6 +13,9 @@ typedef struct bh_outcome_view {
     char *message;       /* one line (free() it); NULL when ok */
     cJSON *messages;     /* decoded protocol messages (delete), or NULL */
     const cJSON *final;  /* the "result"/"describe" message, or NULL */
+    char *warning;       /* one line (free() it) when the worker died of a
+                            signal or exited non-zero after a complete final
+                            message; NULL otherwise */
 } bh_outcome_view;
 
 /* Decodes o->result and classifies the worker's end:
@@ -24,7 +27,10 @@ typedef struct bh_outcome_view {
  * exit without a final message ->
  * BH_ST_FAILED "worker exited with status N before reporting"; otherwise
  * the status carried by the final message (a status other than ok always
- * comes with a message). final_type is "result" or "describe". */
+ * comes with a message). A report that completed counts: a signal or a
+ * non-zero exit after the final message (exit-time code of the plugin: an
+ * atexit handler, a destructor) keeps the final message's status and sets
+ * v->warning. final_type is "result", "describe" or "check_done". */
 void bh_outcome_classify(const bh_worker_outcome *o, const char *final_type,
                          bh_outcome_view *v);
 void bh_outcome_view_free(bh_outcome_view *v);

@@ -455,6 +455,36 @@ static int check_param_keys(const bh_suite *s, const cJSON *info,
     return 0;
 }
 
+/* Orders two C strings for qsort. */
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A benchmark id the plugin's description declares more than once (the
+ * first in sorted order), or NULL. Borrowed from info. */
+static const char *duplicate_bench_id(const cJSON *info)
+{
+    const cJSON *list = cJSON_GetObjectItemCaseSensitive(info, "benchmarks");
+    size_t n = 0, cap = (size_t)cJSON_GetArraySize(list);
+    const char **ids = bh_xcalloc(cap ? cap : 1, sizeof(*ids));
+    const char *dup = NULL;
+    const cJSON *b;
+
+    cJSON_ArrayForEach(b, list) {
+        const char *id = bh_json_str(b, "id", NULL);
+
+        if (id && n < cap)
+            ids[n++] = id;
+    }
+    qsort(ids, n, sizeof(*ids), cmp_str);
+    for (size_t i = 1; i < n && !dup; i++)
+        if (strcmp(ids[i - 1], ids[i]) == 0)
+            dup = ids[i];
+    free(ids);
+    return dup;
+}
+
 /* Expands one suite whose plugin described itself. */
 static int plan_suite(bh_plan *plan, const bh_config *cfg, size_t si,
                       bh_catalog *cat, const bh_catalog_entry *en,
@@ -464,7 +494,19 @@ static int plan_suite(bh_plan *plan, const bh_config *cfg, size_t si,
     const char *pname = bh_json_str(en->info, "name", s->plugin);
     const cJSON *b;
     size_t matched = 0;
+    const char *dup = duplicate_bench_id(en->info);
 
+    if (dup) {
+        /* the plugin is wrong, not the config: its cases fail, the rest runs */
+        char *id = bh_xasprintf("%s/*", pname);
+        char *why = bh_xasprintf("%s: describe: the plugin declares the benchmark id '%s' more "
+                                 "than once (ids must be unique)", en->path, dup);
+
+        add_unrunnable(plan, s, si, id, BH_ST_FAILED, why);
+        free(id);
+        free(why);
+        return 0;
+    }
     if (check_param_keys(s, en->info, e) != 0)
         return -1;
     cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(en->info,
@@ -619,6 +661,7 @@ static void case_free(bh_case *c)
         free(c->pre_reason);
         for (uint32_t r = 0; r < c->n_runs; r++) {
             free(c->runs[r].message);
+            free(c->runs[r].warning);
             cJSON_Delete(c->runs[r].samples);
             cJSON_Delete(c->runs[r].result);
             free(c->runs[r].log);
@@ -646,7 +689,8 @@ void bh_plan_filter(bh_plan *plan, char *const *patterns, size_t n)
         int keep = 0;
 
         for (size_t k = 0; k < n && !keep; k++)
-            keep = bh_glob_match(patterns[k], plan->cases[i].id);
+            keep = strpbrk(patterns[k], "*?[") ? bh_glob_match(patterns[k], plan->cases[i].id)
+                                               : strstr(plan->cases[i].id, patterns[k]) != NULL;
         if (keep)
             plan->cases[kept++] = plan->cases[i];
         else

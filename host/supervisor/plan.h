@@ -17,6 +17,7 @@ typedef struct bh_run {
     uint32_t index;
     bh_status status;
     char *message;
+    char *warning;       /* what went wrong after the final report, or NULL */
     cJSON *samples;      /* array of [iters, ns] */
     cJSON *result;       /* the worker's "result" message, or NULL */
     char *log;           /* captured stdout/stderr */
@@ -70,8 +71,9 @@ void bh_plan_free(bh_plan *plan);
 
 
 
-/* Keeps only the cases whose id matches one of the glob patterns (all
- * cases when n == 0). */
+/* Keeps only the cases whose id matches one of the patterns (all cases
+ * when n == 0): a glob when the pattern has * ? or [, else ids that
+ * contain it ("spin" keeps selftest/spin[work=100]). */
 void bh_plan_filter(bh_plan *plan, char *const *patterns, size_t n);
 
 /* Keeps only the cases i with keep[i] != 0 (keep has plan->n entries),

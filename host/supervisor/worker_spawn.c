@@ -4,6 +4,7 @@
 
 #include "bh_clock.h"
 #include "bh_mem.h"
+#include "host_signals.h"
 #include "ipc.h"
 
 #include <errno.h>
@@ -20,8 +21,6 @@
 #include <unistd.h>
 
 extern char **environ;
-
-volatile sig_atomic_t bh_interrupted;
 
 /* A bounded byte sink for one pipe. */
 typedef struct sink {
@@ -181,6 +180,7 @@ int bh_spawn_worker(const bh_spawn_opts *o, bh_worker_outcome *out,
     uint64_t deadline = o->timeout_ns ? t0 + o->timeout_ns : 0;
     uint64_t grace_end = 0;
     sink sinks[2];
+    int slot;
 
     memset(out, 0, sizeof(*out));
     if (make_pipe(job) || make_pipe(res) || make_pipe(log)) {
@@ -194,6 +194,7 @@ int bh_spawn_worker(const bh_spawn_opts *o, bh_worker_outcome *out,
         close_fd(&res[1]), close_fd(&log[0]), close_fd(&log[1]);
         return -1;
     }
+    slot = bh_live_add(pid);
     close_fd(&job[0]);
     close_fd(&res[1]);
     close_fd(&log[1]);
@@ -252,6 +253,7 @@ int bh_spawn_worker(const bh_spawn_opts *o, bh_worker_outcome *out,
     }
     close_fd(&sinks[0].fd);
     close_fd(&sinks[1].fd);
+    bh_live_remove(slot, &out->hostile_signal, &out->hostile_pid, &out->host_stopped_ms);
     out->wall_ns = bh_now_ns() - t0;
     out->maxrss_kb = ru.ru_maxrss;
     if (WIFEXITED(status)) {

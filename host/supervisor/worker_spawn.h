@@ -9,8 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Set from a SIGINT/SIGTERM handler: a running worker's group is killed
- * and no new run should start. */
+/* Set from a SIGINT/SIGTERM handler (host_signals.h): a running worker's
+ * group is killed and no new run should start. */
 extern volatile sig_atomic_t bh_interrupted;
 
 typedef struct bh_worker_outcome {
@@ -21,6 +21,12 @@ typedef struct bh_worker_outcome {
     int timed_out;        /* we killed it at the deadline */
     int interrupted;      /* we killed it because bh_interrupted was set */
     int oom;              /* we killed it: resident memory over the limit */
+    int hostile_signal;   /* a signal it (or its group) sent to this
+                             process, 0 when none */
+    int hostile_pid;      /* the sender of hostile_signal */
+    int host_stopped_ms;  /* > 0: this process was stopped (SIGSTOP) while
+                             the worker lived, and the watchdog resumed it
+                             after that many ms */
     uint64_t rss_at_kill; /* resident bytes seen when it was killed */
     char *result;         /* bytes from the result pipe (NUL-terminated) */
     size_t result_len;

@@ -720,6 +720,56 @@ static void test_missing_plugin(void **state)
     }
 }
 
+/* The command line overrides the config's warm-up, sample time and
+ * timeout; a --filter word without glob characters keeps the ids that
+ * contain it; a filter that keeps nothing is a usage error with a hint of
+ * what ids look like, and nothing is written. */
+static void test_cli_overrides_and_filter(void **state)
+{
+    const char *out = it_path("overrides.json");
+    const char *args[] = {"run", it_config("good.yaml"), "--out", out, "--no-store", "--quiet",
+                          "--filter", "spin", "--warmup", "5ms", "--min-time", "2ms",
+                          "--timeout", "7s", NULL};
+    const char *none[] = {"run", it_config("good.yaml"), "--out", out, "--no-store",
+                          "--filter", "no-such-bench", NULL};
+    const char *bad[] = {"run", it_config("good.yaml"), "--sample-time", "0", NULL};
+    const cJSON *c;
+    tp_proc p;
+    cJSON *doc;
+    int n = 0;
+
+    (void)state;
+    it_run(&p, args);
+    it_expect_code(&p, 0);
+    doc = it_load_json(out);
+    cJSON_ArrayForEach(c, it_member(doc, "cases")) {
+        const cJSON *set = it_member(c, "settings");
+
+        n++;
+        assert_non_null(strstr(it_str_of(c, "id"), "selftest/spin["));
+        assert_true(it_member(set, "warmup_ns")->valuedouble == 5e6);
+        assert_true(it_member(set, "sample_time_ns")->valuedouble == 2e6);
+        assert_true(it_member(set, "timeout_ns")->valuedouble == 7e9);
+    }
+    assert_int_equal(n, 2);
+    cJSON_Delete(doc);
+    tp_proc_free(&p);
+
+    unlink(out);
+    it_run(&p, none);
+    it_expect_code(&p, 2);
+    it_assert_has(p.err, "--filter 'no-such-bench' matches none of the 4 cases of ");
+    it_assert_has(p.err, "ids look like 'selftest/noop', ");
+    assert_int_equal(it_count_lines(p.err), 1);
+    assert_int_equal(access(out, F_OK), -1);
+    tp_proc_free(&p);
+
+    it_run(&p, bad);
+    it_expect_code(&p, 2);
+    it_assert_has(p.err, "--sample-time '0': expected a duration above zero");
+    tp_proc_free(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -736,6 +786,7 @@ int main(void)
         cmocka_unit_test(test_interrupt),
         cmocka_unit_test(test_catalog_growth),
         cmocka_unit_test(test_missing_plugin),
+        cmocka_unit_test(test_cli_overrides_and_filter),
     };
 
     return cmocka_run_group_tests(tests, group_setup, it_group_teardown);

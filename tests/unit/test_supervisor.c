@@ -520,12 +520,31 @@ static void test_classify_synthetic(void **state)
     assert_contains(v.message, "status 3 before reporting");
     bh_outcome_view_free(&v);
 
-    /* a non-zero exit after reporting */
+    /* a non-zero exit after a complete report: the report counts, the
+     * exit is a warning */
     o.exit_code = 5;
     classify(&o, ok_result, "result", &v);
-    assert_int_equal(v.status, BH_ST_FAILED);
-    assert_contains(v.message, "status 5 after reporting");
+    assert_int_equal(v.status, BH_ST_OK);
+    assert_null(v.message);
+    assert_contains(v.warning, "exited with status 5 after its final report");
     bh_outcome_view_free(&v);
+
+    /* a signal after a complete report: the same */
+    o.exit_code = 0;
+    o.exited = 0;
+    o.signaled = 1;
+    o.signal = SIGSEGV;
+    classify(&o, ok_result, "result", &v);
+    assert_int_equal(v.status, BH_ST_OK);
+    assert_contains(v.warning, "killed by SIGSEGV (Segmentation fault) after its final report");
+    bh_outcome_view_free(&v);
+    /* ... and before it: crashed */
+    classify(&o, "{\"t\":\"hello\"}\n", "result", &v);
+    assert_int_equal(v.status, BH_ST_CRASHED);
+    assert_null(v.warning);
+    bh_outcome_view_free(&v);
+    o.signaled = 0;
+    o.exited = 1;
 
     /* the status and message carried by the result */
     o.exit_code = 0;
