@@ -154,7 +154,8 @@ int bh_settings_set(bh_settings *s, const char *key, const char *value,
                     bh_error *e);
 
 /* The number of parameter combinations of a suite: the product of its
- * axes' value counts (1 when it has none); at most 100000. */
+ * axes' value counts (1 when it has none); at most 100000, as is the sum
+ * over a config's suites. */
 size_t bh_suite_n_combos(const bh_suite *s);
 /* Decodes combination k (< bh_suite_n_combos(s)) into idx[a], the value
  * index for axis a (idx has s->n_params slots). The last axis varies

@@ -14,8 +14,17 @@
 #define BH_CONFIG_MAX_FILE (4u << 20)
 /* Longest extends: chain, the file itself included. */
 #define BH_CONFIG_MAX_CHAIN 32
-/* Most parameter combinations one suite may expand to. */
+/* Most parameter combinations a config may expand to: one suite, and all
+ * its suites together (a suite without params counts as one). Checked
+ * before any list is scanned, so that validation stays fast. */
 #define BH_CONFIG_MAX_COMBOS 100000
+/* Most different suite plugins, and most different backends, a config may
+ * name: each is looked up and described before the plan is made. */
+#define BH_CONFIG_MAX_PLUGINS 256
+/* Longest plugin_path: list (every plugin lookup walks it). */
+#define BH_CONFIG_MAX_PLUGIN_PATH 64
+/* Longest devices: list of one backend. */
+#define BH_CONFIG_MAX_DEVICES 1024
 
 /* ---- config_values.c: positions, node readers, key checks ---- */
 

@@ -52,6 +52,9 @@ static int load_name(bh_config *c, const bh_ynode *n, bh_error *e)
  * that declared it. */
 static int load_plugin_path(bh_config *c, const bh_ynode *n, bh_error *e)
 {
+    if (n->kind == BH_YNODE_SEQ && n->n_kids > BH_CONFIG_MAX_PLUGIN_PATH)
+        return bh_config_fail(e, n, "plugin_path: more than %d directories",
+                              BH_CONFIG_MAX_PLUGIN_PATH);
     if (bh_config_get_strings(n, "plugin_path", &c->plugin_path,
                               &c->n_plugin_path, e) != 0)
         return -1;
@@ -82,6 +85,9 @@ static int load_devices(bh_backend_req *b, const bh_ynode *n,
                               where, n->kind == BH_YNODE_SEQ
                                          ? "an empty list"
                                          : bh_config_got(n, got, sizeof(got)));
+    if (count > BH_CONFIG_MAX_DEVICES)
+        return bh_config_fail(e, n, "%s: more than %d device indices", where,
+                              BH_CONFIG_MAX_DEVICES);
     b->all_devices = 0;
     b->devices = bh_xcalloc(count, sizeof(*b->devices));
     for (size_t i = 0; i < count; i++) {
@@ -115,6 +121,9 @@ static int load_backends(bh_config *c, const bh_ynode *n, bh_error *e)
 
     if (bh_config_expect_map(n, "backends", e) != 0)
         return -1;
+    if (len > BH_CONFIG_MAX_PLUGINS)
+        return bh_config_fail(e, n, "backends: more than %d backends",
+                              BH_CONFIG_MAX_PLUGINS);
     c->backends = bh_xcalloc(len ? len : 1, sizeof(*c->backends));
     for (size_t i = 0; i < len; i++) {
         const bh_ynode *key = bh_yaml_map_key(n, i);

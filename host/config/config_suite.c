@@ -4,6 +4,7 @@
 #include "config_internal.h"
 
 #include "bh_mem.h"
+#include "bh_strset.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,13 +22,16 @@ static const bh_ynode *item_node(const bh_ynode *n, size_t i)
 }
 
 /* Adds one axis key -> values (a scalar or a non-empty list of scalars)
- * to s. where names the params map. */
+ * to s. where names the params map. The caller has checked the length
+ * against the combination limit; the duplicate check is one hash pass. */
 static int add_axis(bh_suite *s, const bh_ynode *key, const bh_ynode *v,
                     const char *where, bh_error *e)
 {
     bh_param_axis *axis;
     char got[96];
     size_t n = v->kind == BH_YNODE_SEQ ? v->n_kids : 1;
+    bh_strset seen = BH_STRSET_INIT;
+    int rc = 0;
 
     if (!bh_config_name_ok(key->text, "_"))
         return bh_config_fail(e, key,
@@ -45,22 +49,24 @@ static int add_axis(bh_suite *s, const bh_ynode *key, const bh_ynode *v,
                               "%s.%s: expected at least one value, got an "
                               "empty list",
                               where, key->text);
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n && rc == 0; i++) {
         const bh_ynode *item = item_node(v, i);
 
         if (item->kind != BH_YNODE_SCALAR || bh_yaml_is_null(item))
-            return bh_config_fail(e, item,
-                                  "%s.%s[%zu]: expected a scalar value, got "
-                                  "%s",
-                                  where, key->text, i,
-                                  bh_config_got(item, got, sizeof(got)));
-        for (size_t j = 0; j < i; j++)
-            if (strcmp(item_node(v, j)->text, item->text) == 0)
-                return bh_config_fail(e, item,
-                                      "%s.%s[%zu]: value '%s' is listed "
-                                      "twice",
-                                      where, key->text, i, item->text);
+            rc = bh_config_fail(e, item,
+                                "%s.%s[%zu]: expected a scalar value, got "
+                                "%s",
+                                where, key->text, i,
+                                bh_config_got(item, got, sizeof(got)));
+        else if (!bh_strset_add(&seen, item->text, i, NULL))
+            rc = bh_config_fail(e, item,
+                                "%s.%s[%zu]: value '%s' is listed "
+                                "twice",
+                                where, key->text, i, item->text);
     }
+    bh_strset_free(&seen);
+    if (rc != 0)
+        return -1;
     s->params = bh_xreallocarray(s->params, s->n_params + 1,
                                  sizeof(*s->params));
     axis = &s->params[s->n_params++];
@@ -74,9 +80,11 @@ static int add_axis(bh_suite *s, const bh_ynode *key, const bh_ynode *v,
     return 0;
 }
 
-/* Fills s->params from the params: map. */
-static int load_params(bh_suite *s, const bh_ynode *map, const char *where,
-                       bh_error *e)
+/* Fills s->params from the params: map. budget is what the earlier
+ * suites left of the config's combination limit; each list is checked
+ * against it before its values are looked at. */
+static int load_params(bh_suite *s, const bh_ynode *map, size_t budget,
+                       const char *where, bh_error *e)
 {
     size_t combos = 1;
 
@@ -84,15 +92,22 @@ static int load_params(bh_suite *s, const bh_ynode *map, const char *where,
         return -1;
     for (size_t i = 0; i < bh_yaml_map_len(map); i++) {
         const bh_ynode *v = bh_yaml_map_value(map, i);
+        size_t n = v->kind == BH_YNODE_SEQ ? v->n_kids : 1;
 
-        if (add_axis(s, bh_yaml_map_key(map, i), v, where, e) != 0)
-            return -1;
-        combos *= s->params[s->n_params - 1].n_values;
-        if (combos > BH_CONFIG_MAX_COMBOS)
+        if (n > BH_CONFIG_MAX_COMBOS / combos)
             return bh_config_fail(e, map,
                                   "%s: the parameter lists expand to more "
                                   "than %d combinations",
                                   where, BH_CONFIG_MAX_COMBOS);
+        if (n > budget / combos)
+            return bh_config_fail(e, map,
+                                  "%s: the parameter lists of all suites "
+                                  "together expand to more than %d "
+                                  "combinations",
+                                  where, BH_CONFIG_MAX_COMBOS);
+        if (add_axis(s, bh_yaml_map_key(map, i), v, where, e) != 0)
+            return -1;
+        combos *= s->params[s->n_params - 1].n_values;
     }
     return 0;
 }
@@ -103,18 +118,20 @@ static int load_backends(const bh_config *c, bh_suite *s, const bh_ynode *n,
                          const char *where, bh_error *e)
 {
     const char **known;
+    bh_strset seen = BH_STRSET_INIT, configured = BH_STRSET_INIT;
     int rc = 0;
 
     if (bh_config_get_strings(n, where, &s->backends, &s->n_backends, e) != 0)
         return -1;
     known = bh_xcalloc(c->n_backends + 1, sizeof(*known));
-    for (size_t i = 0; i < c->n_backends; i++)
+    for (size_t i = 0; i < c->n_backends; i++) {
         known[i] = c->backends[i].name;
+        bh_strset_add(&configured, known[i], i, NULL);
+    }
     for (size_t i = 0; i < s->n_backends && rc == 0; i++) {
         const char *name = s->backends[i];
         const bh_ynode *at = item_node(n, i);
         const char *hint;
-        size_t j;
 
         if (!bh_config_name_ok(name, "_-")) {
             rc = bh_config_fail(e, at,
@@ -123,17 +140,12 @@ static int load_backends(const bh_config *c, bh_suite *s, const bh_ynode *n,
                                 where, i, name);
             break;
         }
-        for (j = 0; j < i; j++)
-            if (strcmp(s->backends[j], name) == 0)
-                rc = bh_config_fail(e, at, "%s[%zu]: backend '%s' is listed "
-                                           "twice",
-                                    where, i, name);
-        if (rc != 0 || c->n_backends == 0)
-            continue;
-        for (j = 0; j < c->n_backends; j++)
-            if (strcmp(known[j], name) == 0)
-                break;
-        if (j < c->n_backends)
+        if (!bh_strset_add(&seen, name, i, NULL))
+            rc = bh_config_fail(e, at, "%s[%zu]: backend '%s' is listed "
+                                       "twice",
+                                where, i, name);
+        if (rc != 0 || c->n_backends == 0 ||
+            bh_strset_get(&configured, name, NULL))
             continue;
         hint = bh_did_you_mean(name, known, c->n_backends);
         rc = bh_config_fail(e, at,
@@ -143,12 +155,15 @@ static int load_backends(const bh_config *c, bh_suite *s, const bh_ynode *n,
                             hint ? hint : "", hint ? "'?)" : "");
     }
     free(known);
+    bh_strset_free(&seen);
+    bh_strset_free(&configured);
     return rc;
 }
 
-/* Fills s (zeroed, already owned by c) from suite map n, number index. */
+/* Fills s (zeroed, already owned by c) from suite map n, number index;
+ * budget is what the earlier suites left of the combination limit. */
 static int load_suite(bh_config *c, bh_suite *s, const bh_ynode *n,
-                      size_t index, bh_error *e)
+                      size_t index, size_t budget, bh_error *e)
 {
     char where[64], sub[96];
     const bh_ynode *v;
@@ -191,7 +206,7 @@ static int load_suite(bh_config *c, bh_suite *s, const bh_ynode *n,
         return -1;
     snprintf(sub, sizeof(sub), "%s.params", where);
     if ((v = bh_yaml_map_get(n, "params")) != NULL &&
-        load_params(s, v, sub, e) != 0)
+        load_params(s, v, budget, sub, e) != 0)
         return -1;
     snprintf(sub, sizeof(sub), "%s.defaults", where);
     if ((v = bh_yaml_map_get(n, "defaults")) != NULL &&
@@ -200,9 +215,36 @@ static int load_suite(bh_config *c, bh_suite *s, const bh_ynode *n,
     return 0;
 }
 
+/* Adds the plugin and backends of suite i (loaded from node n) to the
+ * config's sets of names; fails when either grows past the limit. */
+static int count_names(const bh_suite *s, const bh_ynode *n, size_t i,
+                       bh_strset *plugins, bh_strset *backends, bh_error *e)
+{
+    const bh_ynode *list = bh_yaml_map_get(n, "backends");
+
+    bh_strset_add(plugins, s->plugin, i, NULL);
+    if (plugins->n > BH_CONFIG_MAX_PLUGINS)
+        return bh_config_fail(e, bh_yaml_map_get(n, "plugin"),
+                              "suites[%zu].plugin: the config names more "
+                              "than %d different plugins",
+                              i, BH_CONFIG_MAX_PLUGINS);
+    for (size_t j = 0; j < s->n_backends; j++) {
+        bh_strset_add(backends, s->backends[j], j, NULL);
+        if (backends->n > BH_CONFIG_MAX_PLUGINS)
+            return bh_config_fail(e, item_node(list, j),
+                                  "suites[%zu].backends[%zu]: the config "
+                                  "names more than %d different backends",
+                                  i, j, BH_CONFIG_MAX_PLUGINS);
+    }
+    return 0;
+}
+
 int bh_config_load_suites(bh_config *c, const bh_ynode *list, bh_error *e)
 {
+    bh_strset plugins = BH_STRSET_INIT, backends = BH_STRSET_INIT;
     char got[96];
+    size_t used = 0;
+    int rc = 0;
 
     if (bh_yaml_is_null(list))
         return 0;
@@ -213,12 +255,24 @@ int bh_config_load_suites(bh_config *c, const bh_ynode *list, bh_error *e)
                               bh_config_got(list, got, sizeof(got)));
     c->suites = bh_xcalloc(list->n_kids ? list->n_kids : 1,
                            sizeof(*c->suites));
-    for (size_t i = 0; i < list->n_kids; i++) {
+    for (size_t i = 0; i < list->n_kids && rc == 0; i++) {
         c->n_suites = i + 1;
-        if (load_suite(c, &c->suites[i], list->kids[i], i, e) != 0)
-            return -1;
+        if (used == BH_CONFIG_MAX_COMBOS)
+            rc = bh_config_fail(e, list->kids[i],
+                                "suites[%zu]: the suites together expand "
+                                "to more than %d parameter combinations",
+                                i, BH_CONFIG_MAX_COMBOS);
+        else if (load_suite(c, &c->suites[i], list->kids[i], i,
+                            BH_CONFIG_MAX_COMBOS - used, e) != 0 ||
+                 count_names(&c->suites[i], list->kids[i], i, &plugins,
+                             &backends, e) != 0)
+            rc = -1;
+        else
+            used += bh_suite_n_combos(&c->suites[i]);
     }
-    return 0;
+    bh_strset_free(&plugins);
+    bh_strset_free(&backends);
+    return rc;
 }
 
 void bh_config_suite_free(bh_suite *s)

@@ -2,6 +2,7 @@
 #include "yaml_tree.h"
 
 #include "bh_mem.h"
+#include "bh_strset.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@ typedef struct builder {
     size_t len;
     bh_ynode *root;
     bh_ynode *stack[BH_YAML_MAX_DEPTH];
+    bh_strset keys[BH_YAML_MAX_DEPTH]; /* of each open map: key -> kid index */
     size_t depth;
     int documents;
     bh_error *e;
@@ -141,17 +143,17 @@ static int attach(builder *b, bh_ynode *n)
             bh_yaml_free(n);
             return rc;
         }
-        for (size_t i = 0; i < parent->n_kids; i += 2) {
-            const bh_ynode *k = parent->kids[i];
+        size_t at;
 
-            if (strcmp(k->text, n->text) == 0) {
-                int rc = fail_at(b->e, b->file, n->line, n->column,
-                                 "duplicate key '%s' (first defined at "
-                                 "line %d, column %d)",
-                                 n->text, k->line, k->column);
-                bh_yaml_free(n);
-                return rc;
-            }
+        if (!bh_strset_add(&b->keys[b->depth - 1], n->text, parent->n_kids, &at)) {
+            const bh_ynode *k = parent->kids[at];
+            int rc = fail_at(b->e, b->file, n->line, n->column,
+                             "duplicate key '%s' (first defined at "
+                             "line %d, column %d)",
+                             n->text, k->line, k->column);
+
+            bh_yaml_free(n);
+            return rc;
         }
     }
     BH_PUSH(parent->kids, parent->n_kids, parent->cap_kids, n);
@@ -235,7 +237,7 @@ static int on_event(builder *b, const yaml_event_t *ev)
     case YAML_SEQUENCE_END_EVENT:
     case YAML_MAPPING_END_EVENT:
         if (b->depth > 0)
-            b->depth--;
+            bh_strset_free(&b->keys[--b->depth]);
         return 0;
     default:
         return 0;
@@ -266,6 +268,8 @@ int bh_yaml_parse(const char *file, const char *data, size_t len,
             break;
     }
     yaml_parser_delete(&parser);
+    for (size_t i = 0; i < BH_YAML_MAX_DEPTH; i++)
+        bh_strset_free(&b.keys[i]);
     if (rc < 0) {
         bh_yaml_free(b.root);
         return -1;
@@ -362,6 +366,10 @@ const char *bh_yaml_kind_name(const bh_ynode *n)
 
 bh_ynode *bh_yaml_merge(bh_ynode *base, bh_ynode *over)
 {
+    bh_strset index = BH_STRSET_INIT;
+    bh_ynode **replaced = NULL;
+    size_t n_replaced = 0, cap_replaced = 0;
+
     if (!base)
         return over;
     if (!over)
@@ -370,20 +378,28 @@ bh_ynode *bh_yaml_merge(bh_ynode *base, bh_ynode *over)
         bh_yaml_free(base);
         return over;
     }
+    /* base's keys by text; a replaced key is freed only at the end, since
+     * the index still points at its text */
+    for (size_t i = 0; i + 1 < base->n_kids; i += 2)
+        bh_strset_add(&index, base->kids[i]->text, i, NULL);
     for (size_t i = 0; i + 1 < over->n_kids; i += 2) {
         bh_ynode *key = over->kids[i];
         bh_ynode *value = over->kids[i + 1];
-        long at = find_key(base, key->text);
+        size_t at;
 
-        if (at < 0) {
+        if (!bh_strset_get(&index, key->text, &at)) {
             BH_PUSH(base->kids, base->n_kids, base->cap_kids, key);
             BH_PUSH(base->kids, base->n_kids, base->cap_kids, value);
             continue;
         }
-        bh_yaml_free(base->kids[2 * at]);
-        base->kids[2 * at] = key;
-        base->kids[2 * at + 1] = bh_yaml_merge(base->kids[2 * at + 1], value);
+        BH_PUSH(replaced, n_replaced, cap_replaced, base->kids[at]);
+        base->kids[at] = key;
+        base->kids[at + 1] = bh_yaml_merge(base->kids[at + 1], value);
     }
+    bh_strset_free(&index);
+    for (size_t i = 0; i < n_replaced; i++)
+        bh_yaml_free(replaced[i]);
+    free(replaced);
     base->file = over->file;
     base->line = over->line;
     base->column = over->column;

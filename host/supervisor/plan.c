@@ -3,6 +3,7 @@
 
 #include "bh_mem.h"
 #include "bh_strbuf.h"
+#include "bh_strset.h"
 #include "ipc.h"
 
 #include <errno.h>
@@ -45,19 +46,13 @@ static bh_case *new_case(bh_plan *plan, size_t suite, const char *plugin)
     return &plan->cases[plan->n - 1];
 }
 
-/* Adds a case that will not run, with its status and reason; returns it,
- * or NULL when an identical one is already there. */
+/* Adds a case that will not run, with its status and reason, and returns
+ * it. One with the id of an earlier case that will not run is dropped when
+ * the plan is complete (see check_ids). */
 static bh_case *add_unrunnable(bh_plan *plan, const bh_suite *s, size_t si,
                                const char *id, bh_status st, const char *why)
 {
-    bh_case *c;
-
-    /* two suites naming the same missing plugin report it once */
-    for (size_t i = 0; i < plan->n; i++)
-        if (plan->cases[i].pre_status != BH_ST_OK &&
-            strcmp(plan->cases[i].id, id) == 0)
-            return NULL;
-    c = new_case(plan, si, s->plugin);
+    bh_case *c = new_case(plan, si, s->plugin);
 
     c->id = bh_xstrdup(id);
     c->pre_status = st;
@@ -603,6 +598,57 @@ static void missing_plugin(bh_catalog *cat, const bh_suite *s,
     free(hint);
 }
 
+/* Makes the case ids unique, in one hash pass: a case from
+ * add_unrunnable (no benchmark) whose id an earlier case that will not run
+ * has already is dropped (two suites naming the same missing plugin report
+ * it once); any other repeat is an error at the suite of the first repeat
+ * of the earliest id that has one. 0 or -1 with e set. */
+static int check_ids(bh_plan *plan, const bh_config *cfg, bh_error *e)
+{
+    bh_strset ids = BH_STRSET_INIT;
+    size_t n = plan->n ? plan->n : 1, dropped = 0;
+    size_t *repeat = bh_xcalloc(n, sizeof(*repeat)); /* first kept repeat + 1 */
+    unsigned char *unrunnable = bh_xcalloc(n, 1);    /* of the id's first case */
+    unsigned char *keep = bh_xcalloc(n, 1);
+    int rc = 0;
+
+    for (size_t i = 0; i < plan->n; i++) {
+        const bh_case *c = &plan->cases[i];
+        size_t first;
+
+        keep[i] = 1;
+        if (bh_strset_add(&ids, c->id, i, &first)) {
+            unrunnable[i] = c->pre_status != BH_ST_OK;
+            continue;
+        }
+        if (!c->bench && c->pre_status != BH_ST_OK && unrunnable[first]) {
+            keep[i] = 0;
+            dropped++;
+            continue;
+        }
+        if (!repeat[first])
+            repeat[first] = i + 1;
+        unrunnable[first] |= c->pre_status != BH_ST_OK;
+    }
+    for (size_t i = 0; i < plan->n && rc == 0; i++) {
+        if (repeat[i]) {
+            const bh_case *c = &plan->cases[repeat[i] - 1];
+            char msg[512];
+
+            snprintf(msg, sizeof(msg), "case '%s' is produced twice "
+                     "(by this suite and an earlier one)", c->id);
+            rc = err_at(e, &cfg->suites[c->suite].pos, msg);
+        }
+    }
+    bh_strset_free(&ids);
+    if (rc == 0 && dropped)
+        bh_plan_keep(plan, keep);
+    free(repeat);
+    free(unrunnable);
+    free(keep);
+    return rc;
+}
+
 int bh_plan_build(const bh_config *cfg, bh_catalog *cat, bh_plan *plan,
                   bh_error *e)
 {
@@ -630,17 +676,10 @@ int bh_plan_build(const bh_config *cfg, bh_catalog *cat, bh_plan *plan,
             return -1;
         }
     }
-    for (size_t i = 0; i < plan->n; i++)
-        for (size_t j = i + 1; j < plan->n; j++)
-            if (strcmp(plan->cases[i].id, plan->cases[j].id) == 0) {
-                char msg[512];
-                snprintf(msg, sizeof(msg), "case '%s' is produced twice "
-                         "(by this suite and an earlier one)",
-                         plan->cases[j].id);
-                err_at(e, &cfg->suites[plan->cases[j].suite].pos, msg);
-                bh_plan_free(plan);
-                return -1;
-            }
+    if (check_ids(plan, cfg, e) != 0) {
+        bh_plan_free(plan);
+        return -1;
+    }
     return 0;
 }
 

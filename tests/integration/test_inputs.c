@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
-/* Integration tests of the files a user names on the command line or in a
- * config, given as something that is not a regular file (a FIFO, a
- * directory): every reader refuses it at once with "not a regular file"
- * and the exit code of its input kind. Each bhost run has a guard: one
+/* Integration tests of hostile input files (issue 20, rows 6 and 7):
+ * files a user names on the command line or in a config given as
+ * something that is not a regular file (a FIFO, a directory), which every
+ * reader refuses at once with "not a regular file" and the exit code of
+ * its input kind; and a config whose parameter list has 100000 values,
+ * which validate plans in linear time. Each bhost run has a guard: one
  * that has not ended after GUARD_MS is killed and fails the test, so a
  * reader that blocks on a FIFO again cannot hang the suite. */
 #define _GNU_SOURCE
@@ -183,12 +185,68 @@ static void test_history_folder(void **state)
     tp_proc_free(&p);
 }
 
+/* A 100000-value list validates to 100000 cases (the plan's id check is
+ * one hash pass); a case produced by two suites is still an error. */
+static void test_large_list(void **state)
+{
+    tp_proc p;
+    const char *args[] = {"validate", it_path("large.yaml"), NULL};
+    const char *twice[] = {"validate", it_path("twice.yaml"), NULL};
+    FILE *f = fopen(it_path("large.yaml"), "w");
+    char want[1200];
+
+    (void)state;
+    assert_non_null(f);
+    fputs("schema: 1\nsuites:\n  - plugin: selftest\n    include: [spin]\n"
+          "    params:\n      work: [1",
+          f);
+    for (int i = 2; i <= 100000; i++)
+        fprintf(f, ", %d", i);
+    fputs("]\n", f);
+    assert_int_equal(fclose(f), 0);
+    run_guarded(&p, args);
+    it_expect_code(&p, 0);
+    snprintf(want, sizeof(want), "%s: ok, 100000 cases (100000 runnable)", it_path("large.yaml"));
+    it_assert_has(p.out, want);
+    tp_proc_free(&p);
+    it_write(it_path("twice.yaml"), "schema: 1\n"
+                                    "suites:\n"
+                                    "  - {plugin: selftest, include: [spin], params: {work: [1, 2]}}\n"
+                                    "  - {plugin: selftest, include: [spin], params: {work: [3, 2]}}\n");
+    run_guarded(&p, twice);
+    it_expect_code(&p, 3);
+    it_assert_has(p.err, "twice.yaml:4:5: case 'selftest/spin[work=2]' is produced twice (by "
+                         "this suite and an earlier one)");
+    assert_int_equal(it_count_lines(p.err), 1);
+    tp_proc_free(&p);
+}
+
+/* Two suites that both leave one benchmark unrunnable report it once. */
+static void test_unrunnable_once(void **state)
+{
+    tp_proc p;
+    const char *args[] = {"validate", it_path("skip.yaml"), NULL};
+
+    (void)state;
+    it_write(it_path("skip.yaml"), "schema: 1\n"
+                                   "suites:\n"
+                                   "  - {plugin: selftest, include: [device_copy]}\n"
+                                   "  - {plugin: selftest, include: [device_copy, noop]}\n");
+    run_guarded(&p, args);
+    it_expect_code(&p, 0);
+    it_assert_has(p.out, "selftest/device_copy: skipped: needs a device backend");
+    it_assert_has(p.out, "ok, 2 cases (1 runnable)");
+    assert_int_equal(it_count_lines(p.out), 2);
+    tp_proc_free(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_config),        cmocka_unit_test(test_result_inputs),
         cmocka_unit_test(test_store),         cmocka_unit_test(test_plugin_file),
-        cmocka_unit_test(test_history_folder),
+        cmocka_unit_test(test_history_folder), cmocka_unit_test(test_large_list),
+        cmocka_unit_test(test_unrunnable_once),
     };
 
     return cmocka_run_group_tests(tests, setup, it_group_teardown);
