@@ -3,6 +3,7 @@
 
 #include "bh_fs.h"
 #include "bh_mem.h"
+#include "result_check.h"
 #include "result_doc.h"
 
 #include <math.h>
@@ -127,6 +128,8 @@ int bh_result_validate(const cJSON *doc, const char *name, bh_error *e)
             return bh_error_set(e, "%s: cases[%zu]: expected an object with "
                                    "string \"id\" and \"status\"",
                                 name, i);
+        if (bh_result_check_case(c, i, name, e) != 0)
+            return -1;
         i++;
     }
     dup = first_duplicate(cases, i);

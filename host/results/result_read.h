@@ -14,9 +14,10 @@
 
 /* Reads and validates a result file: JSON within the limits, an object
  * with schema "bhost.result/1", a "run" object, a "cases" array whose
- * elements are objects with a string "id" and "status", unique ids, and
- * when present a run.git object of commit/branch (string or null) and
- * dirty (bool or null).
+ * elements are objects with a string "id" and a known "status", unique
+ * ids, runs and samples as bh_result_check_case() requires, and when
+ * present a run.git object of commit/branch (string or null) and dirty
+ * (bool or null).
  * Returns the document (caller deletes) or NULL with e =
  * "FILE: message" naming what was expected. */
 cJSON *bh_result_read(const char *path, bh_error *e);

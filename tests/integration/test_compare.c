@@ -308,6 +308,67 @@ static void test_bad_files(void **state)
     tp_proc_free(&p);
 }
 
+/* Writes base.json with field (a path inside its first case's first run,
+ * or the case's status when sample < 0) replaced by value, to file. */
+static void write_garbled(const char *file, int sample, int slot, cJSON *value)
+{
+    cJSON *d = it_load_json(it_path("base.json"));
+    cJSON *c = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(d, "cases"), 0);
+    cJSON *run = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(c, "runs"), 0);
+    char *text;
+
+    if (sample < 0)
+        cJSON_ReplaceItemInObjectCaseSensitive(c, "status", value);
+    else
+        cJSON_ReplaceItemInArray(
+            cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(run, "samples"), sample), slot,
+            value);
+    text = cJSON_Print(d);
+    it_write(it_path(file), text);
+    cJSON_free(text);
+    cJSON_Delete(d);
+}
+
+/* Runs args; exit 4 and exactly the one line want on stderr. */
+static void expect_refused(const char *const *args, const char *want)
+{
+    tp_proc p;
+
+    it_run(&p, args);
+    it_expect_code(&p, 4);
+    it_assert_has(p.err, want);
+    assert_int_equal(it_count_lines(p.err), 1);
+    tp_proc_free(&p);
+}
+
+/* Samples and statuses that are garbage are refused, naming the file and
+ * the field, by compare and by run --baseline (issue 20, row 13). */
+static void test_garbage_samples(void **state)
+{
+    const char *cmp[] = {"compare", it_path("garbled.json"), it_path("base.json"), NULL};
+    const char *gate[] = {"run",        it_path("base.yaml"),    "--results-dir", it_path("res"),
+                          "--baseline", it_path("garbled.json"), NULL};
+    char want[1200];
+
+    (void)state;
+    write_garbled("garbled.json", 2, 1, cJSON_CreateString("abc"));
+    snprintf(want, sizeof(want),
+             "%s: cases[0].runs[0].samples[2][1]: expected a non-negative number of "
+             "nanoseconds, got \"abc\"",
+             it_path("garbled.json"));
+    expect_refused(cmp, want);
+    expect_refused(gate, want);
+    write_garbled("garbled.json", 0, 1, cJSON_CreateNumber(-5));
+    expect_refused(cmp, "garbled.json: cases[0].runs[0].samples[0][1]: expected a non-negative "
+                        "number of nanoseconds, got -5");
+    write_garbled("garbled.json", 1, 0, cJSON_CreateNumber(0));
+    expect_refused(cmp, "garbled.json: cases[0].runs[0].samples[1][0]: expected a whole number of "
+                        "iterations >= 1, got 0");
+    write_garbled("garbled.json", -1, 0, cJSON_CreateString("great"));
+    expect_refused(cmp, "garbled.json: cases[0].status: expected one of ok, skipped, unsupported, "
+                        "failed, invalid, crashed, timeout, oom, got \"great\"");
+}
+
 static void test_bad_regression_section(void **state)
 {
     tp_proc p;
@@ -361,6 +422,7 @@ int main(void)
         cmocka_unit_test(test_compare_lines_out_and_fail),
         cmocka_unit_test(test_compare_refuses_incomparable),
         cmocka_unit_test(test_bad_files),
+        cmocka_unit_test(test_garbage_samples),
         cmocka_unit_test(test_bad_regression_section),
         cmocka_unit_test(test_concurrent_save_baseline),
     };
