@@ -12,9 +12,14 @@
  *     -d           decode: input lines are ids, print the text
  *     -n           print the normalized text instead of ids
  *     -r           round trip: report lines where decode(encode(x)) != x
- *     -t THREADS   batch-encode all lines on THREADS threads
+ *     -t THREADS   batch-encode all lines on THREADS threads (0 to 1024)
+ *
+ * A tiktoken rank file must be the whole file of its encoding (its rank
+ * count is checked); a bad option value or a vocabulary file too many is a
+ * usage error (exit 2, one line).
  */
 #include "bhtok.h"
+#include "rank_check.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -31,6 +36,28 @@ static void usage(void)
           "(.tiktoken), hf (tokenizer.json), bert bert-cased (vocab.txt), "
           "spm (.model)\n",
           stderr);
+}
+
+/* Parses the -t value: a whole number 0..1024; 0 or -1. */
+static int parse_threads(const char *s, unsigned *out)
+{
+    char *end = NULL;
+    unsigned long v;
+
+    if (s[0] < '0' || s[0] > '9')
+        return -1;
+    errno = 0;
+    v = strtoul(s, &end, 10);
+    if (errno != 0 || *end != '\0' || v > 1024)
+        return -1;
+    *out = (unsigned)v;
+    return 0;
+}
+
+/* The number of vocabulary files format takes. */
+static int n_vocab_files(const char *format)
+{
+    return strcmp(format, "gpt2") == 0 ? 2 : 1;
 }
 
 /* Reads all of f into a malloc'd buffer; NULL on failure. */
@@ -122,7 +149,13 @@ int main(int argc, char **argv)
         case 'd': decode = 1; break;
         case 'n': norm = 1; break;
         case 'r': roundtrip = 1; break;
-        case 't': threads = (unsigned)strtoul(optarg, NULL, 10); break;
+        case 't':
+            if (parse_threads(optarg, &threads) != 0) {
+                fprintf(stderr, "bhost-tokenize: -t: expected a number of threads from 0 to "
+                                "1024, got '%s'\n", optarg);
+                return 2;
+            }
+            break;
         default: usage(); return opt == 'h' ? 0 : 2;
         }
     }
@@ -130,8 +163,20 @@ int main(int argc, char **argv)
         usage();
         return 2;
     }
-    bh_tok *t = bh_tok_load(format, (const char *const *)&argv[optind],
-                            (size_t)(argc - optind), err, sizeof(err));
+    if (argc - optind != n_vocab_files(format)) {
+        fprintf(stderr, "bhost-tokenize: -f %s takes %d vocabulary file%s, got %d%s%s%s\n",
+                format, n_vocab_files(format), n_vocab_files(format) == 1 ? "" : "s",
+                argc - optind, argc - optind > n_vocab_files(format) ? " (extra: '" : "",
+                argc - optind > n_vocab_files(format) ? argv[optind + n_vocab_files(format)] : "",
+                argc - optind > n_vocab_files(format) ? "')" : "");
+        return 2;
+    }
+    /* the rank count first: another encoding's file may also fail to
+     * load, with a message that does not say so */
+    bh_tok *t = bh_tok_check_ranks(format, argv[optind], err, sizeof(err)) != 0
+                    ? NULL
+                    : bh_tok_load(format, (const char *const *)&argv[optind],
+                                  (size_t)(argc - optind), err, sizeof(err));
     if (t == NULL) {
         fprintf(stderr, "bhost-tokenize: %s\n", err);
         return 1;
