@@ -96,9 +96,11 @@ int tk_op_transcendental(tk_op op)
 
 static atomic_int isa_cap = -1;
 
-/* The best level the CPU supports, probed with __builtin_cpu_supports. */
+/* The best level the CPU supports, probed with __builtin_cpu_supports (x86
+ * builds; elsewhere the portable bodies, the only ones built). */
 static int probe_isa(void)
 {
+#if defined(TK_HAVE_X86)
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx512f") &&
         __builtin_cpu_supports("avx512bw") &&
@@ -109,6 +111,7 @@ static int probe_isa(void)
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
         __builtin_cpu_supports("f16c"))
         return TK_ISA_AVX2;
+#endif
     return TK_ISA_PORTABLE;
 }
 
@@ -140,8 +143,12 @@ void tk_isa_limit(int limit)
 
 int tk_has_vnni(void)
 {
+#if defined(TK_HAVE_X86)
     return tk_isa() == TK_ISA_AVX512 &&
            __builtin_cpu_supports("avx512vnni");
+#else
+    return 0;
+#endif
 }
 
 const char *tk_isa_name(int level)
@@ -153,6 +160,7 @@ const char *tk_isa_name(int level)
 
 const tk_isa_ops *tk_ops(void)
 {
+#if defined(TK_HAVE_X86)
     switch (tk_isa()) {
     case TK_ISA_AVX512:
         return &tk_ops_avx512;
@@ -161,6 +169,9 @@ const tk_isa_ops *tk_ops(void)
     default:
         return &tk_ops_portable;
     }
+#else
+    return &tk_ops_portable;
+#endif
 }
 
 /* ---- Caches and stores ----------------------------------------------------- */

@@ -152,18 +152,22 @@ static void tile(const i8_job *j, size_t i, size_t p, size_t g0, size_t kg,
     int32_t *c = j->c + i * j->ldc + col0;
 
     if (rows == TK_I8_MR && cols == TK_I8_NR) {
+#if defined(TK_HAVE_X86)
         if (j->vnni)
             tk_i8_ukernel_vnni(a, bp, kg, c, j->ldc, corr, acc);
         else
+#endif
             ukernel_portable(a, bp, kg, c, j->ldc, corr, acc);
         return;
     }
     memset(tmp, 0, sizeof(tmp));
     for (size_t r = 0; acc && r < rows; r++)
         memcpy(tmp + r * TK_I8_NR, c + r * j->ldc, cols * sizeof(int32_t));
+#if defined(TK_HAVE_X86)
     if (j->vnni)
         tk_i8_ukernel_vnni(a, bp, kg, tmp, TK_I8_NR, corr, acc);
     else
+#endif
         ukernel_portable(a, bp, kg, tmp, TK_I8_NR, corr, acc);
     for (size_t r = 0; r < rows; r++)
         memcpy(c + r * j->ldc, tmp + r * TK_I8_NR, cols * sizeof(int32_t));

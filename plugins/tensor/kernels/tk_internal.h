@@ -76,6 +76,7 @@ typedef struct tk_isa_ops {
     void (*dequant_i8)(const int8_t *q, float *y, size_t n, float scale);
 } tk_isa_ops;
 
+/* The AVX-512 and AVX2 tables exist in x86 builds only (TK_HAVE_X86). */
 extern const tk_isa_ops tk_ops_avx512;
 extern const tk_isa_ops tk_ops_avx2;
 extern const tk_isa_ops tk_ops_portable;
