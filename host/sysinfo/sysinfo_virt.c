@@ -11,10 +11,9 @@
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
-#endif
 
 /* Maps a 12-byte CPUID hypervisor vendor signature to a short name, or NULL
- * when unknown. */
+ * when unknown (x86 only: other machines have no CPUID). */
 static const char *vendor_name(const char sig[12])
 {
     static const struct {
@@ -34,6 +33,7 @@ static const char *vendor_name(const char sig[12])
             return known[i].name;
     return NULL;
 }
+#endif
 
 /* Reads the CPUID hypervisor state: returns true when the hypervisor bit is
  * set, with *name the vendor's short name or NULL when unrecognised. False
