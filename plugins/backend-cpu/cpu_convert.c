@@ -22,6 +22,9 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #define HAVE_F16C_PATH 1
+#elif defined(__aarch64__)
+#include <arm_neon.h>
+#define HAVE_NEON_PATH 1
 #endif
 
 /* IEEE half to float, exactly (subnormals, inf and NaN included). */
@@ -75,6 +78,42 @@ __attribute__((target("avx2"))) static void bf16_avx2(const uint16_t *src,
 }
 #endif
 
+#if defined(HAVE_NEON_PATH)
+/* 8 halves per step with the AArch64 base instruction set (fcvtl: exact,
+ * subnormals, inf and NaN included); the tail element by element. */
+static void f16_neon(const uint16_t *src, float *dst, uint64_t n)
+{
+    uint64_t i = 0;
+
+    for (; i + 8 <= n; i += 8) {
+        float16x8_t h = vreinterpretq_f16_u16(vld1q_u16(src + i));
+
+        vst1q_f32(dst + i, vcvt_f32_f16(vget_low_f16(h)));
+        vst1q_f32(dst + i + 4, vcvt_high_f32_f16(h));
+    }
+    for (; i < n; i++)
+        dst[i] = half_to_f32(src[i]);
+}
+
+/* bf16 is the top half of an f32: widen 8 at a time (ushll by 16). */
+static void bf16_neon(const uint16_t *src, float *dst, uint64_t n)
+{
+    uint64_t i = 0;
+
+    for (; i + 8 <= n; i += 8) {
+        uint16x8_t w = vld1q_u16(src + i);
+
+        vst1q_f32(dst + i, vreinterpretq_f32_u32(vshll_n_u16(vget_low_u16(w), 16)));
+        vst1q_f32(dst + i + 4, vreinterpretq_f32_u32(vshll_high_n_u16(w, 16)));
+    }
+    for (; i < n; i++) {
+        uint32_t b = (uint32_t)src[i] << 16;
+
+        memcpy(dst + i, &b, sizeof(b));
+    }
+}
+#endif
+
 void bh_cpu_half_to_f32(const uint16_t *src, float *dst, uint64_t n, int bf16)
 {
     if (bf16) {
@@ -83,6 +122,9 @@ void bh_cpu_half_to_f32(const uint16_t *src, float *dst, uint64_t n, int bf16)
             bf16_avx2(src, dst, n);
             return;
         }
+#elif defined(HAVE_NEON_PATH)
+        bf16_neon(src, dst, n);
+        return;
 #endif
         for (uint64_t i = 0; i < n; i++) {
             uint32_t b = (uint32_t)src[i] << 16;
@@ -96,6 +138,9 @@ void bh_cpu_half_to_f32(const uint16_t *src, float *dst, uint64_t n, int bf16)
         f16_f16c(src, dst, n);
         return;
     }
+#elif defined(HAVE_NEON_PATH)
+    f16_neon(src, dst, n);
+    return;
 #endif
     for (uint64_t i = 0; i < n; i++)
         dst[i] = half_to_f32(src[i]);

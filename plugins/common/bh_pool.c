@@ -9,9 +9,12 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+/* One spin-wait hint: pause on x86, yield on AArch64, nothing elsewhere. */
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #define cpu_relax() _mm_pause()
+#elif defined(__aarch64__)
+#define cpu_relax() __asm__ __volatile__("yield" ::: "memory")
 #else
 #define cpu_relax() ((void)0)
 #endif
