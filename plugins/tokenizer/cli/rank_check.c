@@ -7,15 +7,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The rank count of each published tiktoken encoding. */
+/* The rank count and the largest rank of each published tiktoken
+ * encoding (p50k's ranks skip 50256, the id of <|endoftext|>). */
 static const struct {
     const char *format;
     size_t ranks;
+    long largest;
 } encodings[] = {
-    {"r50k", 50256},
-    {"p50k", 50280},
-    {"cl100k", 100256},
-    {"o200k", 199998},
+    {"r50k", 50256, 50255},
+    {"p50k", 50280, 50280},
+    {"cl100k", 100256, 100255},
+    {"o200k", 199998, 199997},
 };
 
 /* Counts the ranks of a rank file ("base64 rank" lines; blank lines do not
@@ -43,12 +45,14 @@ static void count_ranks(const char *text, size_t len, size_t *n, long *max)
 int bh_tok_check_ranks(const char *format, const char *path, char *err, size_t cap)
 {
     size_t want = 0, n, len;
-    long max;
+    long max, largest = 0;
     char *text;
 
     for (size_t i = 0; i < sizeof(encodings) / sizeof(encodings[0]); i++)
-        if (strcmp(encodings[i].format, format) == 0)
+        if (strcmp(encodings[i].format, format) == 0) {
             want = encodings[i].ranks;
+            largest = encodings[i].largest;
+        }
     if (want == 0)
         return 0;
     text = bh_tok_read_file(path, 64u << 20, &len, err, cap);
@@ -56,11 +60,11 @@ int bh_tok_check_ranks(const char *format, const char *path, char *err, size_t c
         return -1;
     count_ranks(text, len, &n, &max);
     free(text);
-    if (n == want && max == (long)want - 1)
+    if (n == want && max == largest)
         return 0;
     snprintf(err, cap,
-             "%s: %zu ranks (largest %ld), but the %s rank file has %zu (0 to %zu): "
+             "%s: %zu ranks (largest %ld), but the %s rank file has %zu (largest %ld): "
              "a rank file of another encoding, or a cut one",
-             path, n, max, format, want, want - 1);
+             path, n, max, format, want, largest);
     return -1;
 }

@@ -49,9 +49,9 @@ if [ ! -f "$vocab/cl100k_base.tiktoken" ] || [ ! -f "$vocab/r50k_base.tiktoken" 
     [ "$failed" = 0 ] && exit 77
     exit 1
 fi
-expect 1 "$vocab/r50k_base.tiktoken: 50256 ranks (largest 50255), but the cl100k rank file has 100256 (0 to 100255): a rank file of another encoding, or a cut one" \
+expect 1 "$vocab/r50k_base.tiktoken: 50256 ranks (largest 50255), but the cl100k rank file has 100256 (largest 100255): a rank file of another encoding, or a cut one" \
     "$bt" -f cl100k "$vocab/r50k_base.tiktoken"
-expect 1 "$vocab/cl100k_base.tiktoken: 100256 ranks (largest 100255), but the r50k rank file has 50256 (0 to 50255)" \
+expect 1 "$vocab/cl100k_base.tiktoken: 100256 ranks (largest 100255), but the r50k rank file has 50256 (largest 50255)" \
     "$bt" -f r50k "$vocab/cl100k_base.tiktoken"
 head -n 100000 "$vocab/cl100k_base.tiktoken" >"$work/cut.tiktoken"
 expect 1 "$work/cut.tiktoken: 100000 ranks (largest 99999), but the cl100k rank file has 100256" \
@@ -60,6 +60,13 @@ expect 1 "$work/cut.tiktoken: 100000 ranks (largest 99999), but the cl100k rank 
 for t in 0 2; do
     if [ "$(echo 'hello world' | "$bt" -t "$t" -f cl100k "$vocab/cl100k_base.tiktoken")" != "15339 1917" ]; then
         echo "FAIL: cl100k 'hello world' with -t $t is not '15339 1917'"
+        failed=1
+    fi
+done
+# every published rank file passes its own check (p50k's ranks skip 50256)
+for e in r50k p50k o200k; do
+    if [ -f "$vocab/${e}_base.tiktoken" ] && ! echo hello | "$bt" -f "$e" "$vocab/${e}_base.tiktoken" >/dev/null; then
+        echo "FAIL: the published $e rank file is refused"
         failed=1
     fi
 done
