@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: MIT
+/*
+ * bh_plugin.h -- the scaffolding every in-tree benchmark plugin shares:
+ * the entry point and benchmark factory (BH_PLUGIN_FACTORY and
+ * BH_PLUGIN_ENTRY), a benchmark list built at init, the failure helper and
+ * typed parameter readers, parameter descriptor macros and the CPU count.
+ * Linked statically into each plugin (bh_plugin_dep); nothing here is
+ * exported from the shared object.
+ *
+ * A plugin file writes, for example:
+ *
+ *     static const bhost_bench_desc *const benches[] = {&a, &b};
+ *     BH_PLUGIN_FACTORY(benches, BH_PLUGIN_COUNT(benches))
+ *     BH_PLUGIN_ENTRY(my_api, "org.bhost.mine", "mine", "1.0", "Summary",
+ *                     bh_plugin_no_setup)
+ */
+#ifndef BH_PLUGIN_H
+#define BH_PLUGIN_H
+
+#include <bhost/plugin.h>
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define BH_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define BH_PRINTF(fmt, args)
+#endif
+
+/* Largest integer a double holds exactly: the open upper end of I64
+ * parameters that have only a lower bound (the ABI expresses ranges as
+ * min <= max). */
+#define BH_PLUGIN_I64_MAX 9007199254740992.0
+
+/* Most benchmarks one plugin lists. */
+#define BH_PLUGIN_MAX_BENCHES 64
+
+/* Elements of a static array of descriptors, as the factory's uint32_t. */
+#define BH_PLUGIN_COUNT(a) ((uint32_t)(sizeof(a) / sizeof((a)[0])))
+
+/* The host API from init(); valid until deinit() returns. Set by the entry
+ * of BH_PLUGIN_ENTRY, read by the helpers below. */
+extern const bhost_host_api *bh_plugin_api;
+
+/* A benchmark list a plugin builds in its setup hook. */
+typedef struct bh_plugin_list {
+    const bhost_bench_desc *desc[BH_PLUGIN_MAX_BENCHES];
+    uint32_t count;
+} bh_plugin_list;
+
+/* Appends d, ignored once the list is full. [main] */
+void bh_plugin_list_add(bh_plugin_list *l, const bhost_bench_desc *d);
+
+/* Appends a NULL-terminated family of descriptors. [main] */
+void bh_plugin_list_add_all(bh_plugin_list *l, const bhost_bench_desc *const *family);
+
+/* Keeps api in bh_plugin_api. BHOST_E_VERSION when api lacks set_error or
+ * predates the 1.0 table (then set_error(NULL, "<name>: host API table
+ * older than 1.0")). [main] */
+bhost_status bh_plugin_bind(const bhost_host_api *api, const char *name);
+
+/* Forgets bh_plugin_api. [main] */
+void bh_plugin_unbind(void);
+
+/* factory for BHOST_IFACE_BENCHMARKS, else NULL. [any-thread] */
+const void *bh_plugin_interface(const char *id, const bhost_bench_factory *factory);
+
+/* The setup hook of a plugin that needs none: BHOST_OK. [main] */
+bhost_status bh_plugin_no_setup(const bhost_host_api *api);
+
+/* Defines the benchmark factory bh_plugin_factory over list_expr[0 ..
+ * count_expr): count() returns count_expr, get(i) the descriptor or NULL
+ * past the end. Both expressions are read at each call. [any-thread] */
+#define BH_PLUGIN_FACTORY(list_expr, count_expr)                                                   \
+    static uint32_t BHOST_ABI bh_plugin_factory_count(void)                                        \
+    {                                                                                              \
+        return (count_expr);                                                                       \
+    }                                                                                              \
+    static const bhost_bench_desc *BHOST_ABI bh_plugin_factory_get(uint32_t index)                 \
+    {                                                                                              \
+        return index < (count_expr) ? (list_expr)[index] : NULL;                                   \
+    }                                                                                              \
+    static const bhost_bench_factory bh_plugin_factory = {                                         \
+        sizeof(bhost_bench_factory), 0, bh_plugin_factory_count, bh_plugin_factory_get,           \
+    };
+
+/* Defines bhost_entry_v1 and its callbacks over bh_plugin_factory: init
+ * checks the host table (bh_plugin_bind), sets api_var and returns
+ * setup(api); deinit clears api_var and bh_plugin_api; get_interface
+ * answers BHOST_IFACE_BENCHMARKS. */
+#define BH_PLUGIN_ENTRY(api_var, id, name, version, summary, setup)                                \
+    static bhost_status BHOST_ABI bh_plugin_entry_init(const bhost_host_api *api)                  \
+    {                                                                                              \
+        bhost_status st = bh_plugin_bind(api, (name));                                             \
+                                                                                                   \
+        if (st != BHOST_OK)                                                                        \
+            return st;                                                                             \
+        (api_var) = api;                                                                           \
+        return setup(api);                                                                         \
+    }                                                                                              \
+    static void BHOST_ABI bh_plugin_entry_deinit(void)                                             \
+    {                                                                                              \
+        (api_var) = NULL;                                                                          \
+        bh_plugin_unbind();                                                                        \
+    }                                                                                              \
+    static const void *BHOST_ABI bh_plugin_entry_interface(const char *iid)                        \
+    {                                                                                              \
+        return bh_plugin_interface(iid, &bh_plugin_factory);                                       \
+    }                                                                                              \
+    const bhost_entry bhost_entry_v1 = {                                                           \
+        sizeof(bhost_entry),                                                                       \
+        BHOST_ABI_MAJOR,                                                                           \
+        BHOST_ABI_MINOR,                                                                           \
+        0,                                                                                         \
+        (id),                                                                                      \
+        (name),                                                                                    \
+        (version),                                                                                 \
+        (summary),                                                                                 \
+        bh_plugin_entry_init,                                                                      \
+        bh_plugin_entry_deinit,                                                                    \
+        bh_plugin_entry_interface,                                                                 \
+    };
+
+/* Formats prefix (may be "") and fmt into one line of at most 511 bytes,
+ * hands it to set_error(h, ...) when bound and returns st. h may be NULL.
+ * [any-thread] */
+bhost_status bh_plugin_vfail(bhost_host *h, bhost_status st, const char *prefix,
+                             const char *fmt, va_list ap) BH_PRINTF(4, 0);
+
+/* bh_plugin_vfail() without a prefix. [any-thread] */
+bhost_status bh_plugin_fail(bhost_host *h, bhost_status st, const char *fmt, ...)
+    BH_PRINTF(3, 4);
+
+/* Reads I64 parameter key into *out and checks it lies in [lo, hi] (the
+ * host has checked the declared range; this guards against one that did
+ * not). The host's status after "host has no I64 parameter 'key'", or
+ * BHOST_E_INVALID after "key=v outside [lo, hi]"; both prefixed with
+ * prefix. [instance] */
+bhost_status bh_plugin_i64(bhost_host *h, const char *prefix, const char *key, int64_t lo,
+                           int64_t hi, int64_t *out);
+
+/* Reads F64 parameter key into *out; the host's status after "host has no
+ * F64 parameter 'key'". With check_nan, BHOST_E_INVALID after "key is NaN"
+ * for a NaN. [instance] */
+bhost_status bh_plugin_f64(bhost_host *h, const char *prefix, const char *key, int check_nan,
+                           double *out);
+
+/* Copies STR parameter key into buf (cap bytes); the host's status after
+ * "host has no STR parameter 'key'", BHOST_E_INVALID after "key is longer
+ * than cap-1 bytes" when it does not fit. [instance] */
+bhost_status bh_plugin_str(bhost_host *h, const char *prefix, const char *key, char *buf,
+                           uint32_t cap);
+
+/* Threads this process may use: BHOST_CPU_THREADS when set to 1..256, else
+ * the CPUs in its affinity mask (1..256). [any-thread] */
+unsigned bh_plugin_cpu_threads(void);
+
+/* Parameter descriptors by type (designated initializers; STR and BOOL
+ * parameters carry no range: min 1 > max 0). */
+#define BH_PARAM_I64(k, s, d, lo, hi)                                                              \
+    {.struct_size = sizeof(bhost_param_desc),                                                      \
+     .type = BHOST_PARAM_I64,                                                                      \
+     .key = (k),                                                                                   \
+     .summary = (s),                                                                               \
+     .default_value = (d),                                                                         \
+     .min = (lo),                                                                                  \
+     .max = (hi)}
+#define BH_PARAM_F64(k, s, d, lo, hi)                                                              \
+    {.struct_size = sizeof(bhost_param_desc),                                                      \
+     .type = BHOST_PARAM_F64,                                                                      \
+     .key = (k),                                                                                   \
+     .summary = (s),                                                                               \
+     .default_value = (d),                                                                         \
+     .min = (lo),                                                                                  \
+     .max = (hi)}
+#define BH_PARAM_STR(k, s, d, ch)                                                                  \
+    {.struct_size = sizeof(bhost_param_desc),                                                      \
+     .type = BHOST_PARAM_STR,                                                                      \
+     .key = (k),                                                                                   \
+     .summary = (s),                                                                               \
+     .default_value = (d),                                                                         \
+     .choices = (ch),                                                                              \
+     .min = 1,                                                                                     \
+     .max = 0}
+#define BH_PARAM_BOOL(k, s, d)                                                                     \
+    {.struct_size = sizeof(bhost_param_desc),                                                      \
+     .type = BHOST_PARAM_BOOL,                                                                     \
+     .key = (k),                                                                                   \
+     .summary = (s),                                                                               \
+     .default_value = (d),                                                                         \
+     .min = 1,                                                                                     \
+     .max = 0}
+
+#endif /* BH_PLUGIN_H */
