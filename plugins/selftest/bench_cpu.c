@@ -25,7 +25,7 @@ static bhost_status BHOST_ABI noop_create(bhost_host *h, const bhost_backend *be
     struct noop *n = bh_selftest_api->alloc(h, sizeof(*n), 0);
 
     if (n == NULL)
-        return bh_selftest_fail(h, BHOST_E_NOMEM, "noop: out of memory");
+        return bh_plugin_fail(h, BHOST_E_NOMEM, "noop: out of memory");
     memset(n, 0, sizeof(*n));
     n->h = h;
     *inst = n;
@@ -58,10 +58,10 @@ static bhost_status BHOST_ABI noop_verify(void *inst)
     const struct noop *n = inst;
 
     if (n->counter != n->expected)
-        return bh_selftest_fail(n->h, BHOST_E_VERIFY,
-                                "noop: counter %" PRIu64 " != %" PRIu64
-                                " iterations run",
-                                n->counter, n->expected);
+        return bh_plugin_fail(n->h, BHOST_E_VERIFY,
+                              "noop: counter %" PRIu64 " != %" PRIu64
+                              " iterations run",
+                              n->counter, n->expected);
     return BHOST_OK;
 }
 
@@ -113,7 +113,7 @@ static const bhost_param_desc spin_params[] = {
         .summary = "Recurrence steps per iteration",
         .default_value = "1000",
         .min = 1,
-        .max = BH_SELFTEST_I64_MAX,
+        .max = BH_PLUGIN_I64_MAX,
     },
     {
         .struct_size = sizeof(bhost_param_desc),
@@ -136,29 +136,29 @@ static bhost_status BHOST_ABI spin_create(bhost_host *h, const bhost_backend *be
     double pct;
     bhost_status st;
 
-    st = bh_selftest_param_i64(h, "work", &work);
+    st = bh_plugin_i64(h, "", "work", INT64_MIN, INT64_MAX, &work);
     if (st != BHOST_OK)
         return st;
-    st = bh_selftest_param_f64(h, "slowdown_pct", &pct);
+    st = bh_plugin_f64(h, "", "slowdown_pct", 0, &pct);
     if (st != BHOST_OK)
         return st;
-    if (work < 1 || (double)work > BH_SELFTEST_I64_MAX)
-        return bh_selftest_fail(h, BHOST_E_INVALID,
-                                "spin: work=%" PRId64 " outside [1, 2^53]",
-                                work);
+    if (work < 1 || (double)work > BH_PLUGIN_I64_MAX)
+        return bh_plugin_fail(h, BHOST_E_INVALID,
+                              "spin: work=%" PRId64 " outside [1, 2^53]",
+                              work);
     if (!(pct >= 0.0 && pct <= 1000.0))
-        return bh_selftest_fail(h, BHOST_E_INVALID,
-                                "spin: slowdown_pct=%g outside [0, 1000]", pct);
+        return bh_plugin_fail(h, BHOST_E_INVALID,
+                              "spin: slowdown_pct=%g outside [0, 1000]", pct);
 
     sp = bh_selftest_api->alloc(h, sizeof(*sp), 0);
     if (sp == NULL)
-        return bh_selftest_fail(h, BHOST_E_NOMEM, "spin: out of memory");
+        return bh_plugin_fail(h, BHOST_E_NOMEM, "spin: out of memory");
     memset(sp, 0, sizeof(*sp));
     sp->h = h;
     sp->work = work;
     sp->steps = (uint64_t)work + (uint64_t)((double)work * pct / 100.0 + 0.5);
     sp->seed = bh_selftest_api->seed(h);
-    sp->seed = bh_selftest_mix(&sp->seed) | 1u;
+    sp->seed = bh_rng_next(&sp->seed) | 1u;
     *inst = sp;
     return BHOST_OK;
 }
@@ -191,10 +191,10 @@ static bhost_status BHOST_ABI spin_verify(void *inst)
     uint64_t want = xorshift(sp->seed, sp->steps);
 
     if (sp->out != want)
-        return bh_selftest_fail(sp->h, BHOST_E_VERIFY,
-                                "spin: final state %016" PRIx64
-                                " != expected %016" PRIx64,
-                                sp->out, want);
+        return bh_plugin_fail(sp->h, BHOST_E_VERIFY,
+                              "spin: final state %016" PRIx64
+                              " != expected %016" PRIx64,
+                              sp->out, want);
     return BHOST_OK;
 }
 
@@ -243,7 +243,7 @@ static const bhost_param_desc bytes_param[] = {
         .summary = "Bytes copied per iteration",
         .default_value = "1048576",
         .min = 1,
-        .max = BH_SELFTEST_I64_MAX,
+        .max = BH_PLUGIN_I64_MAX,
     },
 };
 
@@ -255,16 +255,16 @@ static bhost_status BHOST_ABI mcpy_create(bhost_host *h, const bhost_backend *be
     int64_t bytes;
     bhost_status st;
 
-    st = bh_selftest_param_i64(h, "bytes", &bytes);
+    st = bh_plugin_i64(h, "", "bytes", INT64_MIN, INT64_MAX, &bytes);
     if (st != BHOST_OK)
         return st;
-    if (bytes < 1 || (double)bytes > BH_SELFTEST_I64_MAX)
-        return bh_selftest_fail(h, BHOST_E_INVALID,
-                                "memcpy: bytes=%" PRId64 " outside [1, 2^53]",
-                                bytes);
+    if (bytes < 1 || (double)bytes > BH_PLUGIN_I64_MAX)
+        return bh_plugin_fail(h, BHOST_E_INVALID,
+                              "memcpy: bytes=%" PRId64 " outside [1, 2^53]",
+                              bytes);
     m = bh_selftest_api->alloc(h, sizeof(*m), 0);
     if (m == NULL)
-        return bh_selftest_fail(h, BHOST_E_NOMEM, "memcpy: out of memory");
+        return bh_plugin_fail(h, BHOST_E_NOMEM, "memcpy: out of memory");
     memset(m, 0, sizeof(*m));
     m->h = h;
     m->bytes = (uint64_t)bytes;
@@ -285,11 +285,11 @@ static bhost_status BHOST_ABI mcpy_setup(void *inst, bhost_stream *s)
     if (m->dst == NULL)
         m->dst = bh_selftest_api->alloc(m->h, m->bytes + CANARY_BYTES, 64);
     if (m->src == NULL || m->dst == NULL)
-        return bh_selftest_fail(m->h, BHOST_E_NOMEM,
-                                "memcpy: cannot allocate 2 x %" PRIu64 " bytes",
-                                m->bytes);
+        return bh_plugin_fail(m->h, BHOST_E_NOMEM,
+                              "memcpy: cannot allocate 2 x %" PRIu64 " bytes",
+                              m->bytes);
     for (uint64_t i = 0; i < m->bytes; i += 8) {
-        uint64_t v = bh_selftest_mix(&state);
+        uint64_t v = bh_rng_next(&state);
         uint64_t n = m->bytes - i < 8 ? m->bytes - i : 8;
 
         memcpy(m->src + i, &v, (size_t)n);
@@ -319,24 +319,24 @@ static bhost_status BHOST_ABI mcpy_verify(void *inst)
     const struct mcpy *m = inst;
 
     if (m->src == NULL || m->dst == NULL)
-        return bh_selftest_fail(m->h, BHOST_E_VERIFY,
-                                "memcpy: verify before setup");
+        return bh_plugin_fail(m->h, BHOST_E_VERIFY,
+                              "memcpy: verify before setup");
     if (memcmp(m->dst, m->src, (size_t)m->bytes) != 0) {
         uint64_t i = 0;
 
         while (m->dst[i] == m->src[i])
             i++;
-        return bh_selftest_fail(m->h, BHOST_E_VERIFY,
-                                "memcpy: dst differs from src at byte %" PRIu64
-                                " of %" PRIu64,
-                                i, m->bytes);
+        return bh_plugin_fail(m->h, BHOST_E_VERIFY,
+                              "memcpy: dst differs from src at byte %" PRIu64
+                              " of %" PRIu64,
+                              i, m->bytes);
     }
     for (uint64_t i = 0; i < CANARY_BYTES; i++)
         if (m->dst[m->bytes + i] != CANARY_BYTE)
-            return bh_selftest_fail(m->h, BHOST_E_VERIFY,
-                                    "memcpy: canary byte %" PRIu64
-                                    " past the end overwritten",
-                                    i);
+            return bh_plugin_fail(m->h, BHOST_E_VERIFY,
+                                  "memcpy: canary byte %" PRIu64
+                                  " past the end overwritten",
+                                  i);
     return BHOST_OK;
 }
 

@@ -26,7 +26,7 @@ static const bhost_param_desc dcopy_params[] = {
         .summary = "Bytes copied device-to-device per iteration",
         .default_value = "1048576",
         .min = 1,
-        .max = BH_SELFTEST_I64_MAX,
+        .max = BH_PLUGIN_I64_MAX,
     },
 };
 
@@ -42,22 +42,22 @@ static bhost_status BHOST_ABI dcopy_create(bhost_host *h,
     bhost_status st;
 
     if (be == NULL || dev == NULL)
-        return bh_selftest_fail(h, BHOST_E_INVALID,
-                                "device_copy: needs a backend device");
+        return bh_plugin_fail(h, BHOST_E_INVALID,
+                              "device_copy: needs a backend device");
     if (!BHOST_HAS(bhost_backend, be, get_kernel))
-        return bh_selftest_fail(h, BHOST_E_VERSION,
-                                "device_copy: backend table older than 1.0");
-    st = bh_selftest_param_i64(h, "bytes", &bytes);
+        return bh_plugin_fail(h, BHOST_E_VERSION,
+                              "device_copy: backend table older than 1.0");
+    st = bh_plugin_i64(h, "", "bytes", INT64_MIN, INT64_MAX, &bytes);
     if (st != BHOST_OK)
         return st;
-    if (bytes < 1 || (double)bytes > BH_SELFTEST_I64_MAX)
-        return bh_selftest_fail(h, BHOST_E_INVALID,
-                                "device_copy: bytes=%" PRId64
-                                " outside [1, 2^53]",
-                                bytes);
+    if (bytes < 1 || (double)bytes > BH_PLUGIN_I64_MAX)
+        return bh_plugin_fail(h, BHOST_E_INVALID,
+                              "device_copy: bytes=%" PRId64
+                              " outside [1, 2^53]",
+                              bytes);
     d = bh_selftest_api->alloc(h, sizeof(*d), 0);
     if (d == NULL)
-        return bh_selftest_fail(h, BHOST_E_NOMEM, "device_copy: out of memory");
+        return bh_plugin_fail(h, BHOST_E_NOMEM, "device_copy: out of memory");
     memset(d, 0, sizeof(*d));
     d->h = h;
     d->be = be;
@@ -83,10 +83,10 @@ static bhost_status BHOST_ABI dcopy_setup(void *inst, bhost_stream *s)
     if (d->back == NULL)
         d->back = bh_selftest_api->alloc(d->h, d->bytes, 64);
     if (d->pattern == NULL || d->back == NULL)
-        return bh_selftest_fail(d->h, BHOST_E_NOMEM,
-                                "device_copy: cannot allocate 2 x %" PRIu64
-                                " host bytes",
-                                d->bytes);
+        return bh_plugin_fail(d->h, BHOST_E_NOMEM,
+                              "device_copy: cannot allocate 2 x %" PRIu64
+                              " host bytes",
+                              d->bytes);
     if (d->a == NULL) {
         st = d->be->alloc(d->dev, d->bytes, BHOST_MEM_DEVICE, &d->a);
         if (st != BHOST_OK)
@@ -99,7 +99,7 @@ static bhost_status BHOST_ABI dcopy_setup(void *inst, bhost_stream *s)
     }
     for (uint64_t i = 0; i < d->bytes; i++) {
         if ((i & 7) == 0)
-            word = bh_selftest_mix(&state);
+            word = bh_rng_next(&state);
         d->pattern[i] = (unsigned char)(word >> (8 * (i & 7)));
         d->back[i] = (unsigned char)~d->pattern[i];
     }
@@ -136,8 +136,8 @@ static bhost_status BHOST_ABI dcopy_verify(void *inst)
     bhost_status st;
 
     if (d->a == NULL || d->b == NULL)
-        return bh_selftest_fail(d->h, BHOST_E_VERIFY,
-                                "device_copy: verify before setup");
+        return bh_plugin_fail(d->h, BHOST_E_VERIFY,
+                              "device_copy: verify before setup");
     memset(d->back, 0, (size_t)d->bytes);
     st = d->be->device_sync(d->dev);
     if (st == BHOST_OK)
@@ -151,10 +151,10 @@ static bhost_status BHOST_ABI dcopy_verify(void *inst)
 
         while (d->back[i] == d->pattern[i])
             i++;
-        return bh_selftest_fail(d->h, BHOST_E_VERIFY,
-                                "device_copy: readback differs at byte %" PRIu64
-                                " of %" PRIu64,
-                                i, d->bytes);
+        return bh_plugin_fail(d->h, BHOST_E_VERIFY,
+                              "device_copy: readback differs at byte %" PRIu64
+                              " of %" PRIu64,
+                              i, d->bytes);
     }
     return BHOST_OK;
 }
