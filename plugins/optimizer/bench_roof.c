@@ -113,8 +113,7 @@ static bhost_status BHOST_ABI roof_run(void *inst, bhost_stream *s,
         opt_triad(r->a, r->b, r->c, S, r->n, r->pool);
         bhost_clobber_memory();
     }
-    bh_optim_rate_add(&r->rates, 24.0 * (double)r->n, iterations,
-                      bh_optim_api->now_ns(r->h) - t0);
+    bh_rates_add(&r->rates, 24.0 * (double)r->n, iterations, bh_optim_api->now_ns(r->h) - t0);
     return BHOST_OK;
 }
 
@@ -131,7 +130,7 @@ static bhost_status BHOST_ABI roof_verify(void *inst)
                                  i, r->a[i], B0 + S * C0);
     (void)bh_optim_api->report_metric(r->h, "roof.bandwidth_bytes_per_s", "B/s",
                                       BHOST_HIGHER_IS_BETTER,
-                                      bh_optim_rate_median(&r->rates));
+                                      bh_rates_median(&r->rates));
     return BHOST_OK;
 }
 

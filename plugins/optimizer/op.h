@@ -20,13 +20,9 @@
 
 #include <bhost/plugin.h>
 
+#include "bh_cmp.h"
+#include "bh_plugin.h"
 #include "opt.h"
-
-#if defined(__GNUC__) || defined(__clang__)
-#define BH_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
-#else
-#define BH_PRINTF(fmt, args)
-#endif
 
 /* Largest integer a double holds exactly: the open upper end of I64
  * parameters (the ABI expresses ranges as min <= max). */
@@ -84,16 +80,9 @@ void bh_optim_free(bhost_host *h, void *p);
 double bh_optim_uniform(uint64_t seed, uint64_t stream, uint64_t i, double lo,
                         double hi);
 
-/* Records one run() call of iters iterations lasting ns; the median rate
- * of the recorded calls is what the roof reports. */
-typedef struct bh_optim_rates {
-    double rate[64];
-    uint32_t count;
-    uint32_t reserved;
-} bh_optim_rates;
-void bh_optim_rate_add(bh_optim_rates *r, double work_per_iter, uint64_t iters,
-                       uint64_t ns);
-double bh_optim_rate_median(const bh_optim_rates *r);
+/* The roof's record of run() calls (bh_rates_add, bh_rates_median of
+ * plugins/common): the median rate is what the roof reports. */
+typedef bh_rates bh_optim_rates;
 
 /* ---- op_params.c: what a case asks for ----------------------------------- */
 

@@ -2,31 +2,24 @@
 /*
  * op_common.c -- helpers every optimizer benchmark shares: errors,
  * parameters, threads and instruction set, memory, the counter-based
- * random generator and the roof's rate record.
+ * random generator (the rate record and the CPU count are plugins/common's).
  *
  * Contracts of the exported functions: op.h.
  */
-#define _GNU_SOURCE 1
 #include "op.h"
 
-#include <sched.h>
 #include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #define HUGE_PAGE ((uint64_t)2 << 20)
 
 bhost_status bh_optim_fail(bhost_host *h, bhost_status st, const char *fmt, ...)
 {
-    char msg[512];
     va_list ap;
-    int n = snprintf(msg, sizeof(msg), "optimizer: ");
 
     va_start(ap, fmt);
-    vsnprintf(msg + n, sizeof(msg) - (size_t)n, fmt, ap);
+    st = bh_plugin_vfail(h, st, "optimizer: ", fmt, ap);
     va_end(ap);
-    bh_optim_api->set_error(h, msg);
     return st;
 }
 
@@ -73,27 +66,6 @@ void bh_optim_metric(bhost_host *h, const char *name, const char *unit,
         value);
 }
 
-/* Threads this process may use: BHOST_CPU_THREADS when set to a positive
- * number, else the CPUs in its affinity mask. */
-static unsigned all_threads(void)
-{
-    const char *env = getenv("BHOST_CPU_THREADS");
-    cpu_set_t set;
-    int n;
-
-    if (env != NULL && *env != '\0') {
-        char *end = NULL;
-        long v = strtol(env, &end, 10);
-
-        if (end != NULL && *end == '\0' && v >= 1 && v <= 256)
-            return (unsigned)v;
-    }
-    if (sched_getaffinity(0, sizeof(set), &set) != 0)
-        return 1;
-    n = CPU_COUNT(&set);
-    return n < 1 ? 1 : n > 256 ? 256 : (unsigned)n;
-}
-
 bhost_status bh_optim_threads_isa(bhost_host *h, unsigned *threads)
 {
     char isa[16];
@@ -111,7 +83,7 @@ bhost_status bh_optim_threads_isa(bhost_host *h, unsigned *threads)
     if (level > opt_isa_detected())
         return bh_optim_fail(h, BHOST_E_UNSUPPORTED, "this CPU lacks %s", isa);
     opt_isa_limit(level);
-    *threads = t == 0 ? all_threads() : (unsigned)t;
+    *threads = t == 0 ? bh_plugin_cpu_threads() : (unsigned)t;
     bh_optim_metric(h, "threads", "", 0, (double)*threads);
     bh_optim_metric(h, "isa_level", "0=portable 1=avx2 2=avx512", 0,
                     (double)opt_isa());
@@ -146,33 +118,4 @@ double bh_optim_uniform(uint64_t seed, uint64_t stream, uint64_t i, double lo,
     z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
     z ^= z >> 31;
     return lo + (hi - lo) * (double)(z >> 11) * 0x1.0p-53;
-}
-
-void bh_optim_rate_add(bh_optim_rates *r, double work_per_iter, uint64_t iters,
-                       uint64_t ns)
-{
-    if (ns == 0 || iters == 0)
-        return;
-    r->rate[r->count % 64] = work_per_iter * (double)iters * 1e9 / (double)ns;
-    r->count++;
-}
-
-/* qsort order of doubles. */
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-
-    return (x > y) - (x < y);
-}
-
-double bh_optim_rate_median(const bh_optim_rates *r)
-{
-    double v[64];
-    uint32_t n = r->count < 64 ? r->count : 64;
-
-    if (n == 0)
-        return 0;
-    memcpy(v, r->rate, n * sizeof(double));
-    qsort(v, n, sizeof(double), cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
