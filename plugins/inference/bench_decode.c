@@ -57,8 +57,8 @@ static bhost_status BHOST_ABI decode_create(bhost_host *h,
     if (st == BHOST_OK)
         st = bh_inf_i64(h, "window", &window);
     if (st == BHOST_OK && d->b.cfg.arch == IE_ARCH_BERT)
-        st = bh_inf_fail(h, BHOST_E_SKIP, "decode: %s is an encoder",
-                         d->b.cfg.name);
+        st = bh_plugin_fail(h, BHOST_E_SKIP, "decode: %s is an encoder",
+                            d->b.cfg.name);
     if (st != BHOST_OK) {
         bh_inf_api->free(h, d);
         return st;
@@ -106,11 +106,11 @@ static bhost_status BHOST_ABI decode_setup(void *inst, bhost_stream *s)
         d->slots = bh_inf_alloc(b, (size_t)B * sizeof(int));
         d->next = bh_inf_alloc(b, (size_t)B * sizeof(int32_t));
         if (d->slots == NULL || d->next == NULL || bh_inf_lat_init(b, &d->lat))
-            return bh_inf_fail(b->h, BHOST_E_NOMEM, "decode: out of memory");
+            return bh_plugin_fail(b->h, BHOST_E_NOMEM, "decode: out of memory");
     }
     tok = bh_inf_alloc(b, (size_t)B * (size_t)C * sizeof(int32_t));
     if (tok == NULL)
-        return bh_inf_fail(b->h, BHOST_E_NOMEM, "decode: out of memory");
+        return bh_plugin_fail(b->h, BHOST_E_NOMEM, "decode: out of memory");
     for (int i = 0; i < B; i++) {
         d->slots[i] = i;
         ie_state_truncate(b->s, i, 0);
@@ -187,7 +187,7 @@ static bhost_status BHOST_ABI decode_verify(void *inst)
     bhost_status st;
 
     if (b->s == NULL)
-        return bh_inf_fail(b->h, BHOST_E_VERIFY, "decode: nothing ran");
+        return bh_plugin_fail(b->h, BHOST_E_VERIFY, "decode: nothing ran");
     st = bh_inf_verify_position(b, 0, ie_state_len(b->s, 0) - 1,
                                 ie_logits(b->s, 0), 1e-3);
     if (st == BHOST_OK && last > 0)

@@ -46,8 +46,8 @@ static bhost_status BHOST_ABI enc_create(bhost_host *h, const bhost_backend *be,
     if (st == BHOST_OK)
         st = bh_inf_i64(h, "seq", &seq);
     if (st == BHOST_OK && e->b.cfg.arch != IE_ARCH_BERT)
-        st = bh_inf_fail(h, BHOST_E_SKIP, "encode: %s is a decoder",
-                         e->b.cfg.name);
+        st = bh_plugin_fail(h, BHOST_E_SKIP, "encode: %s is a decoder",
+                            e->b.cfg.name);
     if (st != BHOST_OK) {
         bh_inf_api->free(h, e);
         return st;
@@ -71,7 +71,7 @@ static bhost_status BHOST_ABI enc_setup(void *inst, bhost_stream *s)
         e->slots = bh_inf_alloc(b, (size_t)B * sizeof(int));
         e->tok = bh_inf_alloc(b, (size_t)B * (size_t)T * sizeof(int32_t));
         if (!e->slots || !e->tok || bh_inf_lat_init(b, &e->lat))
-            return bh_inf_fail(b->h, BHOST_E_NOMEM, "encode: out of memory");
+            return bh_plugin_fail(b->h, BHOST_E_NOMEM, "encode: out of memory");
     }
     for (int i = 0; i < B; i++) {
         e->slots[i] = i;
@@ -118,7 +118,7 @@ static bhost_status BHOST_ABI enc_verify(void *inst)
     int pos = (int)(ie_mix64(b->seed) % (uint64_t)e->seq);
 
     if (b->s == NULL || ie_state_len(b->s, 0) != e->seq)
-        return bh_inf_fail(b->h, BHOST_E_VERIFY, "encode: nothing ran");
+        return bh_plugin_fail(b->h, BHOST_E_VERIFY, "encode: nothing ran");
     return bh_inf_verify_position(b, 0, pos, ie_hidden(b->s, pos), 1e-3);
 }
 

@@ -76,8 +76,8 @@ static bhost_status BHOST_ABI gen_create(bhost_host *h, const bhost_backend *be,
     if (st == BHOST_OK)
         st = bh_inf_f64(h, "temperature", &g->temp);
     if (st == BHOST_OK && g->b.cfg.arch == IE_ARCH_BERT)
-        st = bh_inf_fail(h, BHOST_E_SKIP, "generate: %s is an encoder",
-                         g->b.cfg.name);
+        st = bh_plugin_fail(h, BHOST_E_SKIP, "generate: %s is an encoder",
+                            g->b.cfg.name);
     if (st != BHOST_OK) {
         bh_inf_api->free(h, g);
         return st;
@@ -113,7 +113,7 @@ static bhost_status BHOST_ABI gen_setup(void *inst, bhost_stream *s)
         g->scratch = bh_inf_alloc(b, ie_sampler_scratch_bytes(b->cfg.vocab));
         if (!g->slots || !g->tok || !g->next || !g->out || !g->first_out ||
             !g->sp || !g->scratch || bh_inf_lat_init(b, &g->lat))
-            return bh_inf_fail(b->h, BHOST_E_NOMEM, "generate: out of memory");
+            return bh_plugin_fail(b->h, BHOST_E_NOMEM, "generate: out of memory");
     }
     for (int i = 0; i < B; i++) {
         g->slots[i] = i;
@@ -225,13 +225,13 @@ static bhost_status BHOST_ABI gen_verify(void *inst)
     ip_base *b = &g->b;
 
     if (!g->have_first)
-        return bh_inf_fail(b->h, BHOST_E_VERIFY, "generate: nothing ran");
+        return bh_plugin_fail(b->h, BHOST_E_VERIFY, "generate: nothing ran");
     if (g->nondet_at != 0)
-        return bh_inf_fail(b->h, BHOST_E_VERIFY,
-                           "generate: token %d of sequence %d differed "
-                           "between requests with the same seed",
-                           (g->nondet_at - 1) % g->gen,
-                           (g->nondet_at - 1) / g->gen);
+        return bh_plugin_fail(b->h, BHOST_E_VERIFY,
+                              "generate: token %d of sequence %d differed "
+                              "between requests with the same seed",
+                              (g->nondet_at - 1) % g->gen,
+                              (g->nondet_at - 1) / g->gen);
     bh_inf_metric(b, "deterministic", "", 1, 1);
     return bh_inf_verify_position(b, 0, ie_state_len(b->s, 0) - 1,
                                   ie_logits(b->s, 0), 1e-3);

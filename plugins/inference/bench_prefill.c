@@ -51,9 +51,9 @@ static bhost_status BHOST_ABI prefill_create(bhost_host *h,
     if (st == BHOST_OK)
         st = bh_inf_i64(h, "prompt", &prompt);
     if (st == BHOST_OK && p->b.cfg.arch == IE_ARCH_BERT)
-        st = bh_inf_fail(h, BHOST_E_SKIP,
-                         "prefill: %s is an encoder (see encode)",
-                         p->b.cfg.name);
+        st = bh_plugin_fail(h, BHOST_E_SKIP,
+                            "prefill: %s is an encoder (see encode)",
+                            p->b.cfg.name);
     if (st != BHOST_OK) {
         bh_inf_api->free(h, p);
         return st;
@@ -81,7 +81,7 @@ static bhost_status BHOST_ABI prefill_setup(void *inst, bhost_stream *s)
         p->first = bh_inf_alloc(b, (size_t)B * sizeof(int32_t));
         p->tok = bh_inf_alloc(b, (size_t)B * (size_t)T * sizeof(int32_t));
         if (!p->slots || !p->first || !p->tok || bh_inf_lat_init(b, &p->lat))
-            return bh_inf_fail(b->h, BHOST_E_NOMEM, "prefill: out of memory");
+            return bh_plugin_fail(b->h, BHOST_E_NOMEM, "prefill: out of memory");
     }
     for (int i = 0; i < B; i++) {
         p->slots[i] = i;
@@ -135,7 +135,7 @@ static bhost_status BHOST_ABI prefill_verify(void *inst)
     prefill *p = inst;
 
     if (p->b.s == NULL || ie_state_len(p->b.s, 0) != p->prompt)
-        return bh_inf_fail(p->b.h, BHOST_E_VERIFY, "prefill: nothing ran");
+        return bh_plugin_fail(p->b.h, BHOST_E_VERIFY, "prefill: nothing ran");
     return bh_inf_verify_position(&p->b, 0, p->prompt - 1, ie_logits(p->b.s, 0),
                                   1e-3);
 }

@@ -112,8 +112,8 @@ static bhost_status BHOST_ABI sc_create(bhost_host *h, const bhost_backend *be,
     if (st == BHOST_OK)
         st = bh_inf_str(h, "constraint", cons, sizeof(cons));
     if (st == BHOST_OK && c->b.cfg.arch == IE_ARCH_BERT)
-        st = bh_inf_fail(h, BHOST_E_SKIP, "scenario: %s is an encoder",
-                         c->b.cfg.name);
+        st = bh_plugin_fail(h, BHOST_E_SKIP, "scenario: %s is an encoder",
+                            c->b.cfg.name);
     if (st != BHOST_OK) {
         bh_inf_api->free(h, c);
         return st;
@@ -155,7 +155,7 @@ static bhost_status BHOST_ABI sc_setup(void *inst, bhost_stream *s)
         if (!c->tok || !c->arr || !c->q || !c->slot_q || !c->act ||
             !c->last_slots || !c->act_tok || !c->ttft || !c->e2e || !c->tpot ||
             bh_inf_lat_init(b, &c->gaps))
-            return bh_inf_fail(b->h, BHOST_E_NOMEM, "scenario: out of memory");
+            return bh_plugin_fail(b->h, BHOST_E_NOMEM, "scenario: out of memory");
     }
     for (int i = 0; i < n; i++)
         bh_inf_tokens(b, (uint64_t)i, c->tok + (size_t)i * c->prompt, c->prompt);
@@ -352,7 +352,7 @@ static bhost_status BHOST_ABI sc_verify(void *inst)
     int slot = c->last_slots ? c->last_slots[0] : 0;
 
     if (c->b.s == NULL || c->last_n == 0)
-        return bh_inf_fail(c->b.h, BHOST_E_VERIFY, "scenario: nothing ran");
+        return bh_plugin_fail(c->b.h, BHOST_E_VERIFY, "scenario: nothing ran");
     return bh_inf_verify_position(&c->b, slot, ie_state_len(c->b.s, slot) - 1,
                                   ie_logits(c->b.s, 0), 1e-3);
 }

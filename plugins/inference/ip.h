@@ -9,6 +9,7 @@
 
 #include <bhost/plugin.h>
 
+#include "bh_plugin.h"
 #include "ie.h"
 
 extern const bhost_host_api *bh_inf_api;
@@ -76,10 +77,6 @@ typedef struct ip_base {
     ie_state *s;
     const char *bench; /* benchmark id for messages */
 } ip_base;
-
-/* Formats a message into set_error and returns st. */
-bhost_status bh_inf_fail(bhost_host *h, bhost_status st, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
 
 /* Maps an engine code (ctx->err set) to a host status with the message. */
 bhost_status bh_inf_engine_fail(ip_base *b, int code, const char *what);

@@ -5,12 +5,9 @@
  * memory, model and state construction, latency records, the model /
  * extrapolation metrics and the reference check behind verify().
  */
-#define _GNU_SOURCE
 #include "ip.h"
 
 #include <inttypes.h>
-#include <sched.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,18 +20,6 @@ const char *const bh_inf_wtypes[] = {"f32", "bf16", "int8", NULL};
 const char *const bh_inf_matvec[] = {"backend", "host", NULL};
 const char *const bh_inf_sampling[] = {"greedy", "top_k", "top_p", NULL};
 
-bhost_status bh_inf_fail(bhost_host *h, bhost_status st, const char *fmt, ...)
-{
-    char msg[512];
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
-    va_end(ap);
-    bh_inf_api->set_error(h, msg);
-    return st;
-}
-
 bhost_status bh_inf_engine_fail(ip_base *b, int code, const char *what)
 {
     bhost_status st = code == IE_ENOMEM    ? BHOST_E_NOMEM
@@ -43,20 +28,20 @@ bhost_status bh_inf_engine_fail(ip_base *b, int code, const char *what)
                       : code == IE_EVERIFY ? BHOST_E_VERIFY
                                            : BHOST_E_INVALID;
 
-    return bh_inf_fail(b->h, st, "%s: %s: %s", b->bench, what, b->ctx.err);
+    return bh_plugin_fail(b->h, st, "%s: %s: %s", b->bench, what, b->ctx.err);
 }
 
 bhost_status bh_inf_i64(bhost_host *h, const char *key, int64_t *out)
 {
     if (bh_inf_api->param_i64(h, key, out) != BHOST_OK)
-        return bh_inf_fail(h, BHOST_E_INVALID, "no I64 parameter '%s'", key);
+        return bh_plugin_fail(h, BHOST_E_INVALID, "no I64 parameter '%s'", key);
     return BHOST_OK;
 }
 
 bhost_status bh_inf_f64(bhost_host *h, const char *key, double *out)
 {
     if (bh_inf_api->param_f64(h, key, out) != BHOST_OK)
-        return bh_inf_fail(h, BHOST_E_INVALID, "no F64 parameter '%s'", key);
+        return bh_plugin_fail(h, BHOST_E_INVALID, "no F64 parameter '%s'", key);
     return BHOST_OK;
 }
 
@@ -66,31 +51,11 @@ bhost_status bh_inf_str(bhost_host *h, const char *key, char *buf,
     uint32_t len = 0;
 
     if (bh_inf_api->param_str(h, key, buf, cap, &len) != BHOST_OK)
-        return bh_inf_fail(h, BHOST_E_INVALID, "no STR parameter '%s'", key);
+        return bh_plugin_fail(h, BHOST_E_INVALID, "no STR parameter '%s'", key);
     if (len >= cap)
-        return bh_inf_fail(h, BHOST_E_INVALID,
-                           "parameter '%s' longer than %u bytes", key, cap - 1);
+        return bh_plugin_fail(h, BHOST_E_INVALID,
+                              "parameter '%s' longer than %u bytes", key, cap - 1);
     return BHOST_OK;
-}
-
-/* BHOST_CPU_THREADS when valid, else the CPUs this process may use. */
-static int all_threads(void)
-{
-    const char *env = getenv("BHOST_CPU_THREADS");
-    cpu_set_t set;
-    int n;
-
-    if (env != NULL && *env != '\0') {
-        char *end = NULL;
-        long v = strtol(env, &end, 10);
-
-        if (end != NULL && *end == '\0' && v >= 1 && v <= 256)
-            return (int)v;
-    }
-    if (sched_getaffinity(0, sizeof(set), &set) != 0)
-        return 1;
-    n = CPU_COUNT(&set);
-    return n < 1 ? 1 : n > 256 ? 256 : n;
 }
 
 bhost_status bh_inf_base_create(ip_base *b, const char *bench, bhost_host *h,
@@ -106,8 +71,8 @@ bhost_status bh_inf_base_create(ip_base *b, const char *bench, bhost_host *h,
     b->dev = dev;
     b->bench = bench;
     if (be == NULL || dev == NULL)
-        return bh_inf_fail(h, BHOST_E_INVALID, "%s: needs a backend device",
-                           bench);
+        return bh_plugin_fail(h, BHOST_E_INVALID, "%s: needs a backend device",
+                              bench);
     st = bh_inf_str(h, "model", model, sizeof(model));
     if (st == BHOST_OK)
         st = bh_inf_i64(h, "layers", &layers);
@@ -124,19 +89,19 @@ bhost_status bh_inf_base_create(ip_base *b, const char *bench, bhost_host *h,
     if (st != BHOST_OK)
         return st;
     if (ie_preset(model, &b->cfg) != IE_OK)
-        return bh_inf_fail(h, BHOST_E_INVALID, "%s: unknown model '%s'", bench,
-                           model);
+        return bh_plugin_fail(h, BHOST_E_INVALID, "%s: unknown model '%s'", bench,
+                              model);
     if (layers < 0 || layers > 256 || threads < 0 || threads > 256 ||
         batch < 1 || batch > 64)
-        return bh_inf_fail(h, BHOST_E_INVALID,
-                           "%s: layers, threads or batch out of range", bench);
+        return bh_plugin_fail(h, BHOST_E_INVALID,
+                              "%s: layers, threads or batch out of range", bench);
     if (layers > 0)
         b->cfg.n_layers = (int)layers;
     b->wtype = strcmp(wtype, "bf16") == 0   ? IE_W_BF16
                : strcmp(wtype, "int8") == 0 ? IE_W_I8
                                             : IE_W_F32;
     b->matvec = strcmp(mv, "host") == 0 ? IE_MATVEC_HOST : IE_MATVEC_BACKEND;
-    b->threads = threads == 0 ? all_threads() : (int)threads;
+    b->threads = threads == 0 ? (int)bh_plugin_cpu_threads() : (int)threads;
     b->batch = (int)batch;
     b->seed = bh_inf_api->seed(h);
     return BHOST_OK;
@@ -193,10 +158,10 @@ bhost_status bh_inf_base_setup(ip_base *b, bhost_stream *stream, int slots,
     b->ctx.stream = stream;
     if (b->s == NULL) {
         if (max_ctx > b->cfg.max_pos)
-            return bh_inf_fail(b->h, BHOST_E_INVALID,
-                               "%s: %d tokens of context exceed %s's %d "
-                               "positions",
-                               b->bench, max_ctx, b->cfg.name, b->cfg.max_pos);
+            return bh_plugin_fail(b->h, BHOST_E_INVALID,
+                                  "%s: %d tokens of context exceed %s's %d "
+                                  "positions",
+                                  b->bench, max_ctx, b->cfg.name, b->cfg.max_pos);
         b->s = ie_state_create(b->m, slots, max_ctx, max_rows);
         if (b->s == NULL)
             return bh_inf_engine_fail(b, IE_ENOMEM, "state");
@@ -264,7 +229,7 @@ bhost_status bh_inf_lat_init(ip_base *b, ip_lat *l)
 {
     memset(l, 0, sizeof(*l));
     l->v = bh_inf_alloc(b, IP_LAT_CAP * sizeof(double));
-    return l->v ? BHOST_OK : bh_inf_fail(b->h, BHOST_E_NOMEM, "out of memory");
+    return l->v ? BHOST_OK : bh_plugin_fail(b->h, BHOST_E_NOMEM, "out of memory");
 }
 
 void bh_inf_lat_add(ip_lat *l, double ms)
@@ -362,13 +327,13 @@ bhost_status bh_inf_verify_position(ip_base *b, int slot, int pos,
     bh_inf_metric(b, "verify_out_rel_err", "", 0, res.out_err);
     bh_inf_metric(b, "verify_kv_rel_err", "", 0, res.kv_err);
     if (!(res.out_err <= tol) || !(res.kv_err <= tol))
-        return bh_inf_fail(b->h, BHOST_E_VERIFY,
-                           "%s: slot %d position %d: %s differ from the "
-                           "double-precision reference by %.3g (K/V rows "
-                           "%.3g; tolerance %.1g, max |diff| / max |ref|)",
-                           b->bench, slot, pos,
-                           b->cfg.arch == IE_ARCH_BERT ? "hidden states"
-                                                       : "logits",
-                           res.out_err, res.kv_err, tol);
+        return bh_plugin_fail(b->h, BHOST_E_VERIFY,
+                              "%s: slot %d position %d: %s differ from the "
+                              "double-precision reference by %.3g (K/V rows "
+                              "%.3g; tolerance %.1g, max |diff| / max |ref|)",
+                              b->bench, slot, pos,
+                              b->cfg.arch == IE_ARCH_BERT ? "hidden states"
+                                                          : "logits",
+                              res.out_err, res.kv_err, tol);
     return BHOST_OK;
 }

@@ -5,6 +5,8 @@
  */
 #include "ie_internal.h"
 
+#include "bh_rng.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -100,10 +102,7 @@ int ie_model_alloc(ie_model *m)
 
 uint64_t ie_mix64(uint64_t x)
 {
-    x += UINT64_C(0x9E3779B97F4A7C15);
-    x = (x ^ (x >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    x = (x ^ (x >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return x ^ (x >> 31);
+    return bh_rng_mix(x);
 }
 
 /* Uniform in [-1, 1) from (seed, tensor id, index). */
