@@ -30,16 +30,16 @@ static const char *const all_types[] = {"f32", "f64", "f16", "bf16", "i8",
 static const char *const arange_types[] = {"f32", "f64", "i32", "i64", NULL};
 static const char *const rand_types[] = {"f32", "f64", NULL};
 
-#define N_PARAM BH_TENSOR_PARAM_I64("n", "Elements", "1048576", 1, 4294967295.0)
+#define N_PARAM BH_PARAM_I64("n", "Elements", "1048576", 1, 4294967295.0)
 
 static const bhost_param_desc fill_params[] = {
     N_PARAM,
-    BH_TENSOR_PARAM_STR("dtype", "Element type", "f32", all_types),
+    BH_PARAM_STR("dtype", "Element type", "f32", all_types),
     BH_TENSOR_PARAM_THREADS,
 };
 static const bhost_param_desc full_params[] = {
     N_PARAM,
-    BH_TENSOR_PARAM_STR("dtype", "Element type", "f32", all_types),
+    BH_PARAM_STR("dtype", "Element type", "f32", all_types),
     BH_TENSOR_PARAM_THREADS,
     {.struct_size = sizeof(bhost_param_desc),
      .type = BHOST_PARAM_F64,
@@ -51,12 +51,12 @@ static const bhost_param_desc full_params[] = {
 };
 static const bhost_param_desc arange_params[] = {
     N_PARAM,
-    BH_TENSOR_PARAM_STR("dtype", "Element type", "f32", arange_types),
+    BH_PARAM_STR("dtype", "Element type", "f32", arange_types),
     BH_TENSOR_PARAM_THREADS,
 };
 static const bhost_param_desc rand_params[] = {
     N_PARAM,
-    BH_TENSOR_PARAM_STR("dtype", "Element type", "f32", rand_types),
+    BH_PARAM_STR("dtype", "Element type", "f32", rand_types),
     BH_TENSOR_PARAM_THREADS,
 };
 

@@ -31,12 +31,12 @@ static const char *const dtypes[] = {"f32", "f64", NULL};
 static const char *const variants[] = {"scalar", "vector", NULL};
 
 static const bhost_param_desc ew_params[] = {
-    BH_TENSOR_PARAM_I64("n", "Elements", "1048576", 1, BH_TENSOR_I64_MAX),
-    BH_TENSOR_PARAM_STR("dtype", "Element type", "f32", dtypes),
-    BH_TENSOR_PARAM_STR("variant",
-                        "scalar: plain loops built without auto-vectorization; "
-                        "vector: explicit SIMD",
-                        "vector", variants),
+    BH_PARAM_I64("n", "Elements", "1048576", 1, BH_PLUGIN_I64_MAX),
+    BH_PARAM_STR("dtype", "Element type", "f32", dtypes),
+    BH_PARAM_STR("variant",
+                 "scalar: plain loops built without auto-vectorization; "
+                 "vector: explicit SIMD",
+                 "vector", variants),
     BH_TENSOR_PARAM_THREADS,
 };
 

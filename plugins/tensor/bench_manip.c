@@ -23,40 +23,40 @@ static const char *const all_types[] = {"f32", "f64", "f16", "bf16", "i8",
                                         "i32", "i64", NULL};
 static const char *const modes[] = {"view", "copy", NULL};
 
-#define DTYPE BH_TENSOR_PARAM_STR("dtype", "Element type", "f32", all_types)
-#define ROWS(d) BH_TENSOR_PARAM_I64("rows", "Rows", d, 1, BH_TENSOR_I64_MAX)
-#define COLS(d) BH_TENSOR_PARAM_I64("cols", "Columns", d, 1, BH_TENSOR_I64_MAX)
+#define DTYPE BH_PARAM_STR("dtype", "Element type", "f32", all_types)
+#define ROWS(d) BH_PARAM_I64("rows", "Rows", d, 1, BH_PLUGIN_I64_MAX)
+#define COLS(d) BH_PARAM_I64("cols", "Columns", d, 1, BH_PLUGIN_I64_MAX)
 
 static const bhost_param_desc transpose_params[] = {
     ROWS("1024"), COLS("1024"), DTYPE, BH_TENSOR_PARAM_THREADS};
 static const bhost_param_desc permute_params[] = {
-    BH_TENSOR_PARAM_STR("shape", "Source shape, e.g. 64x128x256", "64x128x256",
-                        NULL),
-    BH_TENSOR_PARAM_STR("perm",
-                        "Destination axis d takes source axis perm[d], e.g. 2,0,1",
-                        "2,0,1", NULL),
+    BH_PARAM_STR("shape", "Source shape, e.g. 64x128x256", "64x128x256",
+                 NULL),
+    BH_PARAM_STR("perm",
+                 "Destination axis d takes source axis perm[d], e.g. 2,0,1",
+                 "2,0,1", NULL),
     DTYPE, BH_TENSOR_PARAM_THREADS};
 static const bhost_param_desc reshape_params[] = {
     ROWS("1024"), COLS("1024"),
-    BH_TENSOR_PARAM_STR("mode",
-                        "view: reshape a contiguous tensor (strides only); copy: "
-                        "flatten a transposed one (materialized)",
-                        "view", modes),
+    BH_PARAM_STR("mode",
+                 "view: reshape a contiguous tensor (strides only); copy: "
+                 "flatten a transposed one (materialized)",
+                 "view", modes),
     DTYPE, BH_TENSOR_PARAM_THREADS};
 static const bhost_param_desc slice_params[] = {
     ROWS("2048"), COLS("2048"),
-    BH_TENSOR_PARAM_I64("step", "Step along both axes", "2", 1, 1 << 20), DTYPE,
+    BH_PARAM_I64("step", "Step along both axes", "2", 1, 1 << 20), DTYPE,
     BH_TENSOR_PARAM_THREADS};
 static const bhost_param_desc concat_params[] = {
     ROWS("1024"), COLS("1024"),
-    BH_TENSOR_PARAM_I64("parts", "Tensors concatenated (each rows x cols)", "4",
-                        2, 64),
-    BH_TENSOR_PARAM_I64("axis", "0: stack rows; 1: join columns", "1", 0, 1),
+    BH_PARAM_I64("parts", "Tensors concatenated (each rows x cols)", "4",
+                 2, 64),
+    BH_PARAM_I64("axis", "0: stack rows; 1: join columns", "1", 0, 1),
     DTYPE, BH_TENSOR_PARAM_THREADS};
 static const bhost_param_desc gather_params[] = {
     ROWS("8192"), COLS("1024"),
-    BH_TENSOR_PARAM_I64("indices", "Rows gathered (uniform random indices)",
-                        "4096", 1, BH_TENSOR_I64_MAX),
+    BH_PARAM_I64("indices", "Rows gathered (uniform random indices)",
+                 "4096", 1, BH_PLUGIN_I64_MAX),
     DTYPE, BH_TENSOR_PARAM_THREADS};
 
 /* iterations of the op. [instance] */

@@ -29,16 +29,16 @@ typedef struct mm_inst {
 static const char *const dtypes[] = {"f32", "f64", "bf16", "f16", NULL};
 
 static const bhost_param_desc mm_params[] = {
-    BH_TENSOR_PARAM_I64("m", "Rows of op(A) and C", "256", 1, 1 << 20),
-    BH_TENSOR_PARAM_I64("n", "Columns of op(B) and C", "256", 1, 1 << 20),
-    BH_TENSOR_PARAM_I64("k", "Inner dimension", "256", 1, 1 << 20),
-    BH_TENSOR_PARAM_I64("batch", "Independent products per iteration", "1", 1,
-                        4096),
-    BH_TENSOR_PARAM_BOOL("trans_a", "A stored transposed (k x m)", "false"),
-    BH_TENSOR_PARAM_BOOL("trans_b", "B stored transposed (n x k)", "false"),
-    BH_TENSOR_PARAM_STR("dtype",
-                        "Input type; bf16/f16 accumulate and store f32", "f32",
-                        dtypes),
+    BH_PARAM_I64("m", "Rows of op(A) and C", "256", 1, 1 << 20),
+    BH_PARAM_I64("n", "Columns of op(B) and C", "256", 1, 1 << 20),
+    BH_PARAM_I64("k", "Inner dimension", "256", 1, 1 << 20),
+    BH_PARAM_I64("batch", "Independent products per iteration", "1", 1,
+                 4096),
+    BH_PARAM_BOOL("trans_a", "A stored transposed (k x m)", "false"),
+    BH_PARAM_BOOL("trans_b", "B stored transposed (n x k)", "false"),
+    BH_PARAM_STR("dtype",
+                 "Input type; bf16/f16 accumulate and store f32", "f32",
+                 dtypes),
 };
 
 static void BHOST_ABI mm_destroy(void *inst);

@@ -29,17 +29,17 @@ typedef struct i8_inst {
 } i8_inst;
 
 static const bhost_param_desc i8_params[] = {
-    BH_TENSOR_PARAM_I64("m", "Rows of op(A) and C", "512", 1, 1 << 16),
-    BH_TENSOR_PARAM_I64("n", "Columns of op(B) and C", "512", 1, 1 << 16),
-    BH_TENSOR_PARAM_I64("k", "Inner dimension (< 2^17)", "512", 1, 131071),
-    BH_TENSOR_PARAM_BOOL("trans_a", "A stored transposed (k x m)", "false"),
-    BH_TENSOR_PARAM_BOOL("trans_b", "B stored transposed (n x k)", "false"),
+    BH_PARAM_I64("m", "Rows of op(A) and C", "512", 1, 1 << 16),
+    BH_PARAM_I64("n", "Columns of op(B) and C", "512", 1, 1 << 16),
+    BH_PARAM_I64("k", "Inner dimension (< 2^17)", "512", 1, 131071),
+    BH_PARAM_BOOL("trans_a", "A stored transposed (k x m)", "false"),
+    BH_PARAM_BOOL("trans_b", "B stored transposed (n x k)", "false"),
     BH_TENSOR_PARAM_THREADS,
 };
 static const bhost_param_desc q_params[] = {
-    BH_TENSOR_PARAM_I64("m", "Rows of x (tokens)", "256", 1, 1 << 16),
-    BH_TENSOR_PARAM_I64("n", "Rows of W (output features)", "1024", 1, 1 << 16),
-    BH_TENSOR_PARAM_I64("k", "Input features (< 2^17)", "1024", 1, 131071),
+    BH_PARAM_I64("m", "Rows of x (tokens)", "256", 1, 1 << 16),
+    BH_PARAM_I64("n", "Rows of W (output features)", "1024", 1, 1 << 16),
+    BH_PARAM_I64("k", "Input features (< 2^17)", "1024", 1, 131071),
     BH_TENSOR_PARAM_THREADS,
 };
 

@@ -28,9 +28,9 @@ typedef struct norm_inst {
 } norm_inst;
 
 static const bhost_param_desc norm_params[] = {
-    BH_TENSOR_PARAM_I64("rows", "Rows (normalized independently)", "256", 1,
-                        BH_TENSOR_I64_MAX),
-    BH_TENSOR_PARAM_I64("cols", "Row length", "4096", 1, BH_TENSOR_I64_MAX),
+    BH_PARAM_I64("rows", "Rows (normalized independently)", "256", 1,
+                 BH_PLUGIN_I64_MAX),
+    BH_PARAM_I64("cols", "Row length", "4096", 1, BH_PLUGIN_I64_MAX),
     BH_TENSOR_PARAM_THREADS,
 };
 

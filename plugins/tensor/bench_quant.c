@@ -32,12 +32,12 @@ static const char *const formats[] = {"int8", "int4", "f16", "bf16", NULL};
 static const char *const grains[] = {"tensor", "channel", NULL};
 
 static const bhost_param_desc quant_params[] = {
-    BH_TENSOR_PARAM_I64("rows", "Rows (channels)", "1024", 1, BH_TENSOR_I64_MAX),
-    BH_TENSOR_PARAM_I64("cols", "Elements per row", "1024", 1, BH_TENSOR_I64_MAX),
-    BH_TENSOR_PARAM_STR("format", "Target format", "int8", formats),
-    BH_TENSOR_PARAM_STR("granularity",
-                        "One scale per tensor or per channel (int8/int4 only)",
-                        "tensor", grains),
+    BH_PARAM_I64("rows", "Rows (channels)", "1024", 1, BH_PLUGIN_I64_MAX),
+    BH_PARAM_I64("cols", "Elements per row", "1024", 1, BH_PLUGIN_I64_MAX),
+    BH_PARAM_STR("format", "Target format", "int8", formats),
+    BH_PARAM_STR("granularity",
+                 "One scale per tensor or per channel (int8/int4 only)",
+                 "tensor", grains),
     BH_TENSOR_PARAM_THREADS,
 };
 

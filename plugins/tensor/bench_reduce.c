@@ -26,11 +26,11 @@ typedef struct red_inst {
 static const char *const axes[] = {"all", "0", "1", "2", "3", "-1", NULL};
 
 static const bhost_param_desc red_params[] = {
-    BH_TENSOR_PARAM_STR("shape", "f32 tensor shape, e.g. 4096x4096", "1048576",
-                        NULL),
-    BH_TENSOR_PARAM_STR("axis",
-                        "Axis reduced (-1 = last), or all for the whole tensor",
-                        "all", axes),
+    BH_PARAM_STR("shape", "f32 tensor shape, e.g. 4096x4096", "1048576",
+                 NULL),
+    BH_PARAM_STR("axis",
+                 "Axis reduced (-1 = last), or all for the whole tensor",
+                 "all", axes),
     BH_TENSOR_PARAM_THREADS,
 };
 

@@ -23,7 +23,7 @@ typedef struct roof_inst {
 } roof_inst;
 
 static const bhost_param_desc roof_params[] = {
-    BH_TENSOR_PARAM_I64("n", "Matrix order (n x n x n sgemm)", "2048", 16, 16384),
+    BH_PARAM_I64("n", "Matrix order (n x n x n sgemm)", "2048", 16, 16384),
     BH_TENSOR_PARAM_THREADS,
 };
 
@@ -104,8 +104,8 @@ static bhost_status BHOST_ABI roof_run(void *inst, bhost_stream *s,
 #endif
         bhost_clobber_memory();
     }
-    bh_tensor_rate_add(&r->rates, r->base.flops, iterations,
-                       bh_tensor_api->now_ns(r->base.h) - t0);
+    bh_rates_add(&r->rates, r->base.flops, iterations,
+                 bh_tensor_api->now_ns(r->base.h) - t0);
     return BHOST_OK;
 }
 
@@ -124,7 +124,7 @@ static bhost_status BHOST_ABI roof_verify(void *inst)
     if (st == BHOST_OK)
         bh_tensor_api->report_metric(r->base.h, "roof.flops_per_s", "FLOP/s",
                                      BHOST_HIGHER_IS_BETTER,
-                                     bh_tensor_rate_median(&r->rates));
+                                     bh_rates_median(&r->rates));
     return st;
 }
 

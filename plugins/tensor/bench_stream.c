@@ -27,16 +27,16 @@ typedef struct stream_inst {
 } stream_inst;
 
 static const bhost_param_desc stream_params[] = {
-    BH_TENSOR_PARAM_I64("elements", "Doubles per array (3 arrays)", "4194304",
-                        1, 1 << 30),
+    BH_PARAM_I64("elements", "Doubles per array (3 arrays)", "4194304",
+                 1, 1 << 30),
     BH_TENSOR_PARAM_THREADS,
 };
 
 static const bhost_param_desc roof_params[] = {
-    BH_TENSOR_PARAM_I64("elements",
-                        "Doubles per array (3 arrays); keep each array >= 4x "
-                        "the last-level cache",
-                        "20971520", 1, 1 << 30),
+    BH_PARAM_I64("elements",
+                 "Doubles per array (3 arrays); keep each array >= 4x "
+                 "the last-level cache",
+                 "20971520", 1, 1 << 30),
     BH_TENSOR_PARAM_THREADS,
 };
 
@@ -126,8 +126,8 @@ static bhost_status BHOST_ABI stream_run(void *inst, bhost_stream *strm,
         bhost_clobber_memory();
     }
     if (s->roof)
-        bh_tensor_rate_add(&s->rates, s->base.bytes, iterations,
-                           bh_tensor_api->now_ns(s->base.h) - t0);
+        bh_rates_add(&s->rates, s->base.bytes, iterations,
+                     bh_tensor_api->now_ns(s->base.h) - t0);
     return BHOST_OK;
 }
 
@@ -167,7 +167,7 @@ static bhost_status BHOST_ABI stream_verify(void *inst)
     if (s->roof)
         bh_tensor_api->report_metric(s->base.h, "roof.bandwidth_bytes_per_s",
                                      "B/s", BHOST_HIGHER_IS_BETTER,
-                                     bh_tensor_rate_median(&s->rates));
+                                     bh_rates_median(&s->rates));
     return BHOST_OK;
 }
 

@@ -19,17 +19,9 @@
 
 #include <bhost/plugin.h>
 
+#include "bh_cmp.h"
+#include "bh_plugin.h"
 #include "tensor_kernels.h"
-
-#if defined(__GNUC__) || defined(__clang__)
-#define BH_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
-#else
-#define BH_PRINTF(fmt, args)
-#endif
-
-/* Largest integer a double holds exactly: the open upper end of I64
- * parameters (the ABI expresses ranges as min <= max). */
-#define BH_TENSOR_I64_MAX 9007199254740992.0
 
 /* The host API from init(); valid until deinit() returns. */
 extern const bhost_host_api *bh_tensor_api;
@@ -66,15 +58,11 @@ bhost_status bh_tensor_str(bhost_host *h, const char *key, char *buf,
 /* The dtype named by STR parameter "dtype". [instance] */
 bhost_status bh_tensor_dtype(bhost_host *h, tk_dtype *out);
 
-/* Threads this process may use: BHOST_CPU_THREADS when set to a positive
- * number, else the CPUs in its affinity mask. [any-thread] */
-unsigned bh_tensor_all_threads(void);
-
-/* Reads the "threads" parameter (0 = bh_tensor_all_threads()) into *out
+/* Reads the "threads" parameter (0 = bh_plugin_cpu_threads()) into *out
  * and reports it as the metric "threads". [instance] */
 bhost_status bh_tensor_threads(bhost_host *h, unsigned *out);
 
-/* Fills b->h, reads the "threads" parameter (0 = bh_tensor_all_threads())
+/* Fills b->h, reads the "threads" parameter (0 = bh_plugin_cpu_threads())
  * and starts the pool; reports the count as the metric "threads".
  * [instance] */
 bhost_status bh_tensor_base_init(bh_tensor_base *b, bhost_host *h);
@@ -106,19 +94,10 @@ double BHOST_ABI bh_tensor_flops(void *inst);
 double BHOST_ABI bh_tensor_bytes(void *inst);
 double BHOST_ABI bh_tensor_items(void *inst);
 
-/* Records one run() call of iters iterations lasting ns (the roof
- * benchmarks keep these to report their figure as a metric; the host's
- * timing stays the authoritative one). */
-typedef struct bh_tensor_rates {
-    double rate[64]; /* per-iteration work / second of the last calls */
-    uint32_t count;  /* calls recorded, wraps over rate[] */
-    uint32_t reserved;
-} bh_tensor_rates;
-void bh_tensor_rate_add(bh_tensor_rates *r, double work_per_iter,
-                        uint64_t iters, uint64_t ns);
-
-/* Median of the recorded rates (0 when none). */
-double bh_tensor_rate_median(const bh_tensor_rates *r);
+/* The roof benchmarks' record of run() calls (bh_rates_add and
+ * bh_rates_median of plugins/common), kept to report their figure as a
+ * metric; the host's timing stays the authoritative one. */
+typedef bh_rates bh_tensor_rates;
 
 /* C = op(A) op(B), column-major, checked by bh_tensor_check_gemm. */
 typedef struct bh_tensor_gemm_view {
@@ -138,38 +117,9 @@ bhost_status bh_tensor_check_gemm(bhost_host *h, const bh_tensor_gemm_view *g);
 
 /* Common parameter descriptors. */
 #define BH_TENSOR_PARAM_THREADS                                                \
-    {.struct_size = sizeof(bhost_param_desc),                                  \
-     .type = BHOST_PARAM_I64,                                                  \
-     .key = "threads",                                                         \
-     .summary = "Worker threads; 0 = all (BHOST_CPU_THREADS or every CPU)",    \
-     .default_value = "0",                                                     \
-     .min = 0,                                                                 \
-     .max = 256}
-#define BH_TENSOR_PARAM_I64(k, s, d, lo, hi)                                   \
-    {.struct_size = sizeof(bhost_param_desc),                                  \
-     .type = BHOST_PARAM_I64,                                                  \
-     .key = (k),                                                               \
-     .summary = (s),                                                           \
-     .default_value = (d),                                                     \
-     .min = (lo),                                                              \
-     .max = (hi)}
-#define BH_TENSOR_PARAM_STR(k, s, d, ch)                                       \
-    {.struct_size = sizeof(bhost_param_desc),                                  \
-     .type = BHOST_PARAM_STR,                                                  \
-     .key = (k),                                                               \
-     .summary = (s),                                                           \
-     .default_value = (d),                                                     \
-     .choices = (ch),                                                          \
-     .min = 1,                                                                 \
-     .max = 0}
-#define BH_TENSOR_PARAM_BOOL(k, s, d)                                          \
-    {.struct_size = sizeof(bhost_param_desc),                                  \
-     .type = BHOST_PARAM_BOOL,                                                 \
-     .key = (k),                                                               \
-     .summary = (s),                                                           \
-     .default_value = (d),                                                     \
-     .min = 1,                                                                 \
-     .max = 0}
+    BH_PARAM_I64("threads",                                                    \
+                 "Worker threads; 0 = all (BHOST_CPU_THREADS or every CPU)",   \
+                 "0", 0, 256)
 
 /* The benchmark families (each file's descriptors, in listing order). */
 extern const bhost_bench_desc bh_tensor_roof_bandwidth;

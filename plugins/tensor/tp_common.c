@@ -2,13 +2,11 @@
 /*
  * tp_common.c -- helpers every tensor benchmark uses: errors, parameters,
  * the thread pool of an instance, accounted aligned memory, seeded input
- * data, shapes, throughput callbacks and the rate record of the roofs.
+ * data, shapes and throughput callbacks (the parameter readers, CPU count
+ * and rate record are plugins/common's).
  */
-#define _GNU_SOURCE
 #include "tp.h"
 
-#include <inttypes.h>
-#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,56 +15,29 @@
 bhost_status bh_tensor_fail(bhost_host *h, bhost_status st, const char *fmt,
                             ...)
 {
-    char msg[320];
-    int len;
     va_list ap;
 
-    len = snprintf(msg, sizeof(msg), "tensor: ");
     va_start(ap, fmt);
-    vsnprintf(msg + len, sizeof(msg) - (size_t)len, fmt, ap);
+    st = bh_plugin_vfail(h, st, "tensor: ", fmt, ap);
     va_end(ap);
-    if (bh_tensor_api != NULL)
-        bh_tensor_api->set_error(h, msg);
     return st;
 }
 
 bhost_status bh_tensor_i64(bhost_host *h, const char *key, int64_t lo,
                            int64_t hi, int64_t *out)
 {
-    bhost_status st = bh_tensor_api->param_i64(h, key, out);
-
-    if (st != BHOST_OK)
-        return bh_tensor_fail(h, st, "host has no I64 parameter '%s'", key);
-    if (*out < lo || *out > hi)
-        return bh_tensor_fail(h, BHOST_E_INVALID,
-                              "%s=%" PRId64 " outside [%" PRId64 ", %" PRId64 "]",
-                              key, *out, lo, hi);
-    return BHOST_OK;
+    return bh_plugin_i64(h, "tensor: ", key, lo, hi, out);
 }
 
 bhost_status bh_tensor_f64(bhost_host *h, const char *key, double *out)
 {
-    bhost_status st = bh_tensor_api->param_f64(h, key, out);
-
-    if (st != BHOST_OK)
-        return bh_tensor_fail(h, st, "host has no F64 parameter '%s'", key);
-    if (*out != *out)
-        return bh_tensor_fail(h, BHOST_E_INVALID, "%s is NaN", key);
-    return BHOST_OK;
+    return bh_plugin_f64(h, "tensor: ", key, 1, out);
 }
 
 bhost_status bh_tensor_str(bhost_host *h, const char *key, char *buf,
                            uint32_t cap)
 {
-    uint32_t len = 0;
-    bhost_status st = bh_tensor_api->param_str(h, key, buf, cap, &len);
-
-    if (st != BHOST_OK)
-        return bh_tensor_fail(h, st, "host has no STR parameter '%s'", key);
-    if (len >= cap)
-        return bh_tensor_fail(h, BHOST_E_INVALID, "%s is longer than %" PRIu32
-                              " bytes", key, cap - 1);
-    return BHOST_OK;
+    return bh_plugin_str(h, "tensor: ", key, buf, cap);
 }
 
 bhost_status bh_tensor_dtype(bhost_host *h, tk_dtype *out)
@@ -82,25 +53,6 @@ bhost_status bh_tensor_dtype(bhost_host *h, tk_dtype *out)
     return BHOST_OK;
 }
 
-unsigned bh_tensor_all_threads(void)
-{
-    const char *env = getenv("BHOST_CPU_THREADS");
-    cpu_set_t set;
-    int n;
-
-    if (env != NULL && *env != '\0') {
-        char *end = NULL;
-        long v = strtol(env, &end, 10);
-
-        if (end != NULL && *end == '\0' && v >= 1 && v <= 256)
-            return (unsigned)v;
-    }
-    if (sched_getaffinity(0, sizeof(set), &set) != 0)
-        return 1;
-    n = CPU_COUNT(&set);
-    return n < 1 ? 1 : n > 256 ? 256 : (unsigned)n;
-}
-
 bhost_status bh_tensor_threads(bhost_host *h, unsigned *out)
 {
     int64_t t;
@@ -108,7 +60,7 @@ bhost_status bh_tensor_threads(bhost_host *h, unsigned *out)
 
     if (st != BHOST_OK)
         return st;
-    *out = t == 0 ? bh_tensor_all_threads() : (unsigned)t;
+    *out = t == 0 ? bh_plugin_cpu_threads() : (unsigned)t;
     bh_tensor_api->report_metric(h, "threads", "", BHOST_HIGHER_IS_BETTER,
                                  (double)*out);
     return BHOST_OK;
@@ -243,33 +195,4 @@ double BHOST_ABI bh_tensor_bytes(void *inst)
 double BHOST_ABI bh_tensor_items(void *inst)
 {
     return ((const bh_tensor_base *)inst)->items;
-}
-
-void bh_tensor_rate_add(bh_tensor_rates *r, double work_per_iter,
-                        uint64_t iters, uint64_t ns)
-{
-    if (ns == 0 || iters == 0)
-        return;
-    r->rate[r->count % 64] = work_per_iter * (double)iters * 1e9 / (double)ns;
-    r->count++;
-}
-
-/* Ascending order of doubles for qsort. */
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-
-    return x < y ? -1 : x > y;
-}
-
-double bh_tensor_rate_median(const bh_tensor_rates *r)
-{
-    double v[64];
-    uint32_t n = r->count < 64 ? r->count : 64;
-
-    if (n == 0)
-        return 0.0;
-    memcpy(v, r->rate, n * sizeof(double));
-    qsort(v, n, sizeof(double), cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
