@@ -50,30 +50,30 @@ typedef struct kinst {
 } kinst;
 
 static const bhost_param_desc vec_params[] = {
-    WS_PARAM_I64("n", "Elements", "65536", 1, 1 << 26),
+    BH_PARAM_I64("n", "Elements", "65536", 1, 1 << 26),
     WS_PARAM_MODE,
     WS_PARAM_MEMCHECK,
     WS_PARAM_TOOLCHAIN,
-    WS_PARAM_BOOL("oob", "Point the output past the end of the linear memory "
+    BH_PARAM_BOOL("oob", "Point the output past the end of the linear memory "
                          "(the trap must fail the case)", "false"),
 };
 static const bhost_param_desc mm_params[] = {
-    WS_PARAM_I64("m", "Rows of A and C", "128", 1, 4096),
-    WS_PARAM_I64("n", "Columns of B and C", "128", 1, 4096),
-    WS_PARAM_I64("k", "Inner dimension", "128", 1, 4096),
+    BH_PARAM_I64("m", "Rows of A and C", "128", 1, 4096),
+    BH_PARAM_I64("n", "Columns of B and C", "128", 1, 4096),
+    BH_PARAM_I64("k", "Inner dimension", "128", 1, 4096),
     WS_PARAM_MODE,
     WS_PARAM_MEMCHECK,
     WS_PARAM_TOOLCHAIN,
-    WS_PARAM_BOOL("oob", "Point the output past the end of the linear memory "
+    BH_PARAM_BOOL("oob", "Point the output past the end of the linear memory "
                          "(the trap must fail the case)", "false"),
 };
 static const bhost_param_desc sm_params[] = {
-    WS_PARAM_I64("rows", "Rows", "64", 1, 1 << 16),
-    WS_PARAM_I64("cols", "Values per row", "1024", 1, 1 << 20),
+    BH_PARAM_I64("rows", "Rows", "64", 1, 1 << 16),
+    BH_PARAM_I64("cols", "Values per row", "1024", 1, 1 << 20),
     WS_PARAM_MODE,
     WS_PARAM_MEMCHECK,
     WS_PARAM_TOOLCHAIN,
-    WS_PARAM_BOOL("oob", "Point the output past the end of the linear memory "
+    BH_PARAM_BOOL("oob", "Point the output past the end of the linear memory "
                          "(the trap must fail the case)", "false"),
 };
 

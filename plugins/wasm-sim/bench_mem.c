@@ -49,27 +49,27 @@ static const char *const dirs[] = {"in", "out", NULL};
 static const char *const churn_modes[] = {"native", "wasm-cpu", NULL};
 
 static const bhost_param_desc grow_params[] = {
-    WS_PARAM_I64("pages", "64 KiB pages per memory.grow", "16", 1, 32768),
-    WS_PARAM_BOOL("touch", "Write one byte per 4 KiB of the new pages after "
+    BH_PARAM_I64("pages", "64 KiB pages per memory.grow", "16", 1, 32768),
+    BH_PARAM_BOOL("touch", "Write one byte per 4 KiB of the new pages after "
                            "each grow (first-touch cost included)", "false"),
     WS_PARAM_MEMCHECK,
     WS_PARAM_TOOLCHAIN,
 };
 static const bhost_param_desc churn_params[] = {
-    WS_PARAM_I64("ops", "Allocate/free steps per iteration", "1000", 1,
+    BH_PARAM_I64("ops", "Allocate/free steps per iteration", "1000", 1,
                  1 << 24),
-    WS_PARAM_I64("max_size", "Largest request in bytes", "4096", 1,
+    BH_PARAM_I64("max_size", "Largest request in bytes", "4096", 1,
                  1 << 20),
-    WS_PARAM_STR("mode", "native or wasm-cpu (the same allocator source)",
+    BH_PARAM_STR("mode", "native or wasm-cpu (the same allocator source)",
                  "wasm-cpu", churn_modes),
     WS_PARAM_MEMCHECK,
     WS_PARAM_TOOLCHAIN,
 };
 static const bhost_param_desc ceiling_params[] = {
-    WS_PARAM_I64("step", "Pages per memory.grow on the way up", "4096", 1,
+    BH_PARAM_I64("step", "Pages per memory.grow on the way up", "4096", 1,
                  65535),
     /* guard by default: the explicit build commits (zeroes) all 4 GiB */
-    WS_PARAM_STR("memcheck",
+    BH_PARAM_STR("memcheck",
                  "Linear-memory bounds checks: guard (guard pages: growing "
                  "costs address space only) or explicit (calloc/realloc: "
                  "commits and zeroes all 4 GiB)",
@@ -77,8 +77,8 @@ static const bhost_param_desc ceiling_params[] = {
     WS_PARAM_TOOLCHAIN,
 };
 static const bhost_param_desc copy_params[] = {
-    WS_PARAM_I64("bytes", "Bytes per copy", "1048576", 1, 1 << 30),
-    WS_PARAM_STR("direction", "in (host to linear memory) or out", "in", dirs),
+    BH_PARAM_I64("bytes", "Bytes per copy", "1048576", 1, 1 << 30),
+    BH_PARAM_STR("direction", "in (host to linear memory) or out", "in", dirs),
     WS_PARAM_MEMCHECK,
     WS_PARAM_TOOLCHAIN,
 };

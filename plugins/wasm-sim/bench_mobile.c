@@ -56,32 +56,32 @@ typedef struct pinst {
 } pinst;
 
 #define PARAM_PROFILE                                                          \
-    WS_PARAM_STR("profile", "Device profile: phone-big, phone-little or "      \
+    BH_PARAM_STR("profile", "Device profile: phone-big, phone-little or "      \
                             "tablet", "phone-big", mob_profile_names)
 #define PARAM_SHAPE                                                            \
-    WS_PARAM_I64("m", "Rows of x (tokens per call)", "16", 1, 4096),           \
-        WS_PARAM_I64("n", "Output features", "1024", 1, 16384),                \
-        WS_PARAM_I64("k", "Input features", "1024", 1, 16384)
+    BH_PARAM_I64("m", "Rows of x (tokens per call)", "16", 1, 4096),           \
+        BH_PARAM_I64("n", "Output features", "1024", 1, 16384),                \
+        BH_PARAM_I64("k", "Input features", "1024", 1, 16384)
 
 static const bhost_param_desc level_params[] = {
     PARAM_PROFILE,
-    WS_PARAM_STR("level", "Optimization level: f32, f16 (weights) or int8",
+    BH_PARAM_STR("level", "Optimization level: f32, f16 (weights) or int8",
                  "f32", level_names),
     PARAM_SHAPE,
 };
 static const bhost_param_desc adapt_params[] = {
     PARAM_PROFILE,
-    WS_PARAM_F64("latency_budget_ms", "Latency budget of one call, ms", "10",
+    BH_PARAM_F64("latency_budget_ms", "Latency budget of one call, ms", "10",
                  0.001, 1e6),
-    WS_PARAM_BOOL("sustained", "Plan for the sustained (throttled) "
+    BH_PARAM_BOOL("sustained", "Plan for the sustained (throttled) "
                                "throughput of the thermal model", "false"),
     PARAM_SHAPE,
 };
 static const bhost_param_desc thermal_params[] = {
     PARAM_PROFILE,
-    WS_PARAM_STR("level", "Optimization level: f32, f16 (weights) or int8",
+    BH_PARAM_STR("level", "Optimization level: f32, f16 (weights) or int8",
                  "f32", level_names),
-    WS_PARAM_F64("horizon_s", "Simulated seconds of sustained load", "300",
+    BH_PARAM_F64("horizon_s", "Simulated seconds of sustained load", "300",
                  1, 86400),
     PARAM_SHAPE,
 };
@@ -327,13 +327,6 @@ static bhost_status BHOST_ABI p_run(void *inst, bhost_stream *s,
     return BHOST_OK;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-
-    return x < y ? -1 : x > y;
-}
-
 /* Error of the layer's y against the exact product and its level's bound:
  * f32 rounding; f16 adds 2^-11 relative per weight (2^-25 absolute for
  * subnormal halves); int8 adds half a quantization step of x and of W per
@@ -398,7 +391,7 @@ static void report_thermal(pinst *d)
         double r[RATES];
 
         memcpy(r, d->rate, n * sizeof(double));
-        qsort(r, n, sizeof(double), cmp_double);
+        qsort(r, n, sizeof(double), bh_cmp_double);
         burst = r[n / 2];
     }
     ws_api->report_metric(d->h, "thermal.throttled", "", BHOST_LOWER_IS_BETTER,

@@ -56,15 +56,15 @@ typedef struct ginst {
 } ginst;
 
 static const bhost_param_desc axpy_params[] = {
-    WS_PARAM_I64("n", "Elements", "1048576", 1, 1 << 26),
+    BH_PARAM_I64("n", "Elements", "1048576", 1, 1 << 26),
 };
 static const bhost_param_desc dot_params[] = {
-    WS_PARAM_I64("n", "Elements", "65536", 1, 1 << 26),
+    BH_PARAM_I64("n", "Elements", "65536", 1, 1 << 26),
 };
 static const bhost_param_desc mm_params[] = {
-    WS_PARAM_I64("m", "Rows of A and C", "128", 1, 4096),
-    WS_PARAM_I64("n", "Columns of B and C", "128", 1, 4096),
-    WS_PARAM_I64("k", "Inner dimension", "128", 1, 4096),
+    BH_PARAM_I64("m", "Rows of A and C", "128", 1, 4096),
+    BH_PARAM_I64("n", "Columns of B and C", "128", 1, 4096),
+    BH_PARAM_I64("k", "Inner dimension", "128", 1, 4096),
 };
 
 static void BHOST_ABI g_destroy(void *inst);

@@ -16,6 +16,9 @@
 
 #include <bhost/plugin.h>
 
+#include "bh_cmp.h"
+#include "bh_plugin.h"
+#include "bh_rng.h"
 #include "wsim.h"
 #include "wsim_build.h"
 
@@ -111,52 +114,19 @@ bhost_status ws_report_check(bhost_host *h, const char *what, double max_err,
                              int bit_exact);
 
 /* Common parameter descriptors. */
-#define WS_PARAM_I64(k, s, d, lo, hi)                                          \
-    {.struct_size = sizeof(bhost_param_desc),                                  \
-     .type = BHOST_PARAM_I64,                                                  \
-     .key = (k),                                                               \
-     .summary = (s),                                                           \
-     .default_value = (d),                                                     \
-     .min = (lo),                                                              \
-     .max = (hi)}
-#define WS_PARAM_F64(k, s, d, lo, hi)                                          \
-    {.struct_size = sizeof(bhost_param_desc),                                  \
-     .type = BHOST_PARAM_F64,                                                  \
-     .key = (k),                                                               \
-     .summary = (s),                                                           \
-     .default_value = (d),                                                     \
-     .min = (lo),                                                              \
-     .max = (hi)}
-#define WS_PARAM_STR(k, s, d, ch)                                              \
-    {.struct_size = sizeof(bhost_param_desc),                                  \
-     .type = BHOST_PARAM_STR,                                                  \
-     .key = (k),                                                               \
-     .summary = (s),                                                           \
-     .default_value = (d),                                                     \
-     .choices = (ch),                                                          \
-     .min = 1,                                                                 \
-     .max = 0}
-#define WS_PARAM_BOOL(k, s, d)                                                 \
-    {.struct_size = sizeof(bhost_param_desc),                                  \
-     .type = BHOST_PARAM_BOOL,                                                 \
-     .key = (k),                                                               \
-     .summary = (s),                                                           \
-     .default_value = (d),                                                     \
-     .min = 1,                                                                 \
-     .max = 0}
 #define WS_PARAM_MODE                                                          \
-    WS_PARAM_STR("mode",                                                       \
+    BH_PARAM_STR("mode",                                                       \
                  "native (the C source built natively), wasm-cpu (scalar "     \
                  "wasm via wasm2c) or wasm-simd (128-bit vectors in the "      \
                  "linear memory)",                                             \
                  "wasm-cpu", ws_mode_names)
 #define WS_PARAM_TOOLCHAIN                                                     \
-    WS_PARAM_STR("toolchain",                                                  \
+    BH_PARAM_STR("toolchain",                                                  \
                  "Toolchain this build of the plugin used (recorded in the "   \
                  "result; a config may pin it)",                               \
                  WS_TOOLCHAIN, ws_toolchain_choices)
 #define WS_PARAM_MEMCHECK                                                      \
-    WS_PARAM_STR("memcheck",                                                   \
+    BH_PARAM_STR("memcheck",                                                   \
                  "Linear-memory bounds checks: explicit (a compare per "       \
                  "access) or guard (guard pages and a SIGSEGV handler)",       \
                  "explicit", ws_memcheck_names)

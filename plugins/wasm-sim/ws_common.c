@@ -28,13 +28,11 @@ static void format(char *msg, size_t cap, const char *fmt, va_list ap)
 
 bhost_status ws_fail(bhost_host *h, bhost_status st, const char *fmt, ...)
 {
-    char msg[512];
     va_list ap;
 
     va_start(ap, fmt);
-    format(msg, sizeof(msg), fmt, ap);
+    st = bh_plugin_vfail(h, st, "wasm-sim: ", fmt, ap);
     va_end(ap);
-    ws_api->set_error(h, msg);
     return st;
 }
 
@@ -126,22 +124,13 @@ void ws_free(bhost_host *h, void *p)
     ws_api->free(h, p);
 }
 
-/* splitmix64 of x. */
-static uint64_t mix(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15u;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9u;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebu;
-    return x ^ (x >> 31);
-}
-
 void ws_random_f32(bhost_host *h, float *out, size_t n, float lo, float hi,
                    uint64_t stream)
 {
-    uint64_t s = mix(ws_api->seed(h) ^ (stream << 48));
+    uint64_t s = bh_rng_mix(ws_api->seed(h) ^ (stream << 48));
 
     for (size_t i = 0; i < n; i++) {
-        double u = (double)(mix(s + i) >> 11) * 0x1p-53;
+        double u = (double)(bh_rng_mix(s + i) >> 11) * 0x1p-53;
 
         out[i] = (float)(lo + (hi - lo) * u);
     }
@@ -149,10 +138,10 @@ void ws_random_f32(bhost_host *h, float *out, size_t n, float lo, float hi,
 
 void ws_random_i8(bhost_host *h, int8_t *out, size_t n, uint64_t stream)
 {
-    uint64_t s = mix(ws_api->seed(h) ^ (stream << 48));
+    uint64_t s = bh_rng_mix(ws_api->seed(h) ^ (stream << 48));
 
     for (size_t i = 0; i < n; i++)
-        out[i] = (int8_t)((int)(mix(s + i) % 255u) - 127);
+        out[i] = (int8_t)((int)(bh_rng_mix(s + i) % 255u) - 127);
 }
 
 bhost_status ws_mode(bhost_host *h, int *mode, int *guard)
@@ -193,13 +182,6 @@ static bhost_status time_body(void *inst, ws_body body, int native,
     return st;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-
-    return x < y ? -1 : x > y;
-}
-
 bhost_status ws_report_ratio(bhost_host *h, void *inst, ws_body body)
 {
     enum { ROUNDS = 5 };
@@ -228,9 +210,9 @@ bhost_status ws_report_ratio(bhost_host *h, void *inst, ws_body body)
         native_ns[r] = b / (double)n;
         ratio[r] = b > 0 ? a / b : 0.0;
     }
-    qsort(ratio, ROUNDS, sizeof(double), cmp_double);
-    qsort(mode_ns, ROUNDS, sizeof(double), cmp_double);
-    qsort(native_ns, ROUNDS, sizeof(double), cmp_double);
+    qsort(ratio, ROUNDS, sizeof(double), bh_cmp_double);
+    qsort(mode_ns, ROUNDS, sizeof(double), bh_cmp_double);
+    qsort(native_ns, ROUNDS, sizeof(double), bh_cmp_double);
     ws_api->report_metric(h, "ratio_to_native", "x", BHOST_LOWER_IS_BETTER,
                           ratio[ROUNDS / 2]);
     ws_api->report_metric(h, "mode_ns", "ns", BHOST_LOWER_IS_BETTER,

@@ -8,6 +8,8 @@
  */
 #include "mob.h"
 
+#include "bh_rng.h"
+
 #define DT 0.01          /* s per step */
 #define POLL_STEPS 10    /* governor period: 100 ms */
 #define HOLD_STEPS 200   /* a duty holds 2 s before it may rise */
@@ -20,16 +22,6 @@ static const double duties[MOB_DUTY_LEVELS] = {1.0, 0.85, 0.7,
 double mob_duty(unsigned i)
 {
     return i < MOB_DUTY_LEVELS ? duties[i] : duties[MOB_DUTY_LEVELS - 1];
-}
-
-/* splitmix64: the seed's stream of workload demands. */
-static uint64_t next_u64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15u);
-
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
 }
 
 /* FNV-1a over the 8 bytes of v. */
@@ -77,7 +69,7 @@ int mob_thermal_run(const mob_profile *p, mob_thermal *t)
     t->work = 0.0;
     half = t->steps / 2;
     for (uint32_t s = 0; s < t->steps; s++) {
-        double demand = 0.92 + 0.08 * (double)(next_u64(&rng) >> 11) * 0x1p-53;
+        double demand = 0.92 + 0.08 * (double)(bh_rng_next(&rng) >> 11) * 0x1p-53;
         double use = demand < duties[duty] ? demand : duties[duty];
 
         heat += (p->power_w * t->energy * use - p->cool_per_s * heat) * DT;
