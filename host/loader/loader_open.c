@@ -79,14 +79,12 @@ static int check_entry(const char *path, const bhost_entry *en, bh_error *e)
 static int check_tables(const char *path, bh_plugin *p, bh_error *e)
 {
     if (p->benchmarks &&
-        (p->benchmarks->struct_size <
-             offsetof(bhost_bench_factory, get) + sizeof(void *) ||
+        (p->benchmarks->struct_size < BHOST_BENCH_FACTORY_SIZE_1_0 ||
          !p->benchmarks->count || !p->benchmarks->get))
         return bh_error_set(e, "%s: malformed %s table", path,
                             BHOST_IFACE_BENCHMARKS);
     if (p->backend &&
-        (p->backend->struct_size <
-             offsetof(bhost_backend, get_kernel) + sizeof(void *) ||
+        (p->backend->struct_size < BHOST_BACKEND_SIZE_1_0 ||
          !valid_text(p->backend->id, 64) || !p->backend->device_count ||
          !p->backend->device_info))
         return bh_error_set(e, "%s: malformed %s table", path,

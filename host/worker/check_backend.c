@@ -22,10 +22,10 @@ int bh_check_backend_table(int fd, const bhost_backend *be, const char *path)
     int id_ok;
     int fns;
 
-    if (be->struct_size < BH_CHECK_BACKEND_SIZE_1_0) {
+    if (be->struct_size < BHOST_BACKEND_SIZE_1_0) {
         bh_check_report(fd, "backend.table", "FAIL",
                         "struct_size %u, smaller than the ABI 1.0 size %zu",
-                        be->struct_size, (size_t)BH_CHECK_BACKEND_SIZE_1_0);
+                        be->struct_size, (size_t)BHOST_BACKEND_SIZE_1_0);
         return 0;
     }
     id_ok = be->id && *be->id && strlen(be->id) <= 64 &&

@@ -6,6 +6,7 @@
 #include "check_plugin.h"
 
 #include "bh_clock.h"
+#include "bh_plugin_status.h"
 #include "host_api.h"
 #include "ipc.h"
 #include "loader.h"
@@ -28,16 +29,11 @@ typedef struct cycle {
     int created;
 } cycle;
 
-/* The case status a failing plugin status means at stage. */
+/* The case status a failing plugin status means at stage: the mapping
+ * bhost run uses (bh_plugin_status.h). */
 static const char *status_word(bhost_status st, const char *stage)
 {
-    if (st == BHOST_E_SKIP)
-        return "skipped";
-    if (st == BHOST_E_UNSUPPORTED)
-        return "unsupported";
-    if (st == BHOST_E_VERIFY && strncmp(stage, "verify", 6) == 0)
-        return "invalid";
-    return "failed";
+    return bh_status_name(bh_plugin_status_case(st, stage));
 }
 
 /* Reports a failed stage: WARN for skipped/unsupported (a benchmark may

@@ -245,10 +245,10 @@ void bh_check_benchmarks(int fd, const bhost_bench_factory *f, cJSON *plan)
 {
     uint32_t n, again;
 
-    if (f->struct_size < BH_RULE_FACTORY_SIZE_1_0 || !f->count || !f->get) {
+    if (f->struct_size < BHOST_BENCH_FACTORY_SIZE_1_0 || !f->count || !f->get) {
         bh_check_report(fd, "benchmarks.factory", "FAIL",
                         "struct_size %u (ABI 1.0: %zu) or count/get missing",
-                        f->struct_size, (size_t)BH_RULE_FACTORY_SIZE_1_0);
+                        f->struct_size, (size_t)BHOST_BENCH_FACTORY_SIZE_1_0);
         return;
     }
     bh_check_report(fd, "benchmarks.factory", "PASS", "%u bytes",

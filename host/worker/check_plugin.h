@@ -22,10 +22,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The frozen ABI 1.0 size of the backend table (the others: rules.h). */
-#define BH_CHECK_BACKEND_SIZE_1_0                                              \
-    (offsetof(bhost_backend, get_kernel) + sizeof(void *))
-
 /* Runs the check job on the worker side and sends its messages to fd.
  * Returns the worker exit status: 0 when check_done was sent (whatever
  * the checks found), 2 for a malformed job. */

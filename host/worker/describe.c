@@ -83,7 +83,7 @@ static cJSON *describe_bench(const bhost_bench_desc *d, uint32_t index)
 
     if (bh_rules_bench(d, why, sizeof(why)) != 0) {
         snprintf(label, sizeof(label), "#%u", index);
-        if (d->struct_size >= BH_RULE_DESC_SIZE_1_0 &&
+        if (d->struct_size >= BHOST_BENCH_DESC_SIZE_1_0 &&
             bh_rules_bench_id(d->id, tmp, sizeof(tmp)) == 0)
             cJSON_AddStringToObject(o, "id", d->id);
         else

@@ -63,10 +63,10 @@ static const char *quoted(const char *s, char out[300])
 
 int bh_rules_bench_size(const bhost_bench_desc *d, char *why, size_t cap)
 {
-    if (d->struct_size < BH_RULE_DESC_SIZE_1_0)
+    if (d->struct_size < BHOST_BENCH_DESC_SIZE_1_0)
         return broken(why, cap,
                       "struct_size %u, smaller than the ABI 1.0 size %zu",
-                      d->struct_size, (size_t)BH_RULE_DESC_SIZE_1_0);
+                      d->struct_size, (size_t)BHOST_BENCH_DESC_SIZE_1_0);
     return 0;
 }
 
@@ -138,11 +138,11 @@ int bh_rules_params_layout(const bhost_bench_desc *d, char *why, size_t cap)
                       d->param_count, d->params ? "set" : "NULL",
                       BH_RULE_PARAMS_MAX);
     stride = d->params[0].struct_size;
-    if (stride < BH_RULE_PARAM_SIZE_1_0)
+    if (stride < BHOST_PARAM_DESC_SIZE_1_0)
         return broken(why, cap,
                       "params[0].struct_size %u, smaller than the ABI 1.0 "
                       "size %zu",
-                      stride, (size_t)BH_RULE_PARAM_SIZE_1_0);
+                      stride, (size_t)BHOST_PARAM_DESC_SIZE_1_0);
     for (uint32_t i = 1; i < d->param_count; i++)
         if (bh_rules_param_at(d, i)->struct_size != stride)
             return broken(why, cap,

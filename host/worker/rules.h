@@ -22,13 +22,7 @@
 #define BH_RULE_BENCHES_MAX 100000 /* benchmarks of one plugin */
 #define BH_RULE_DESC_SIZE_MAX 4096 /* a larger descriptor struct_size: WARN */
 
-/* Frozen ABI 1.0 sizes of the tables a consumer reads: the end of the
- * last 1.0 field, so they stay right when later minors append fields. */
-#define BH_RULE_FACTORY_SIZE_1_0                                              \
-    (offsetof(bhost_bench_factory, get) + sizeof(void *))
-#define BH_RULE_DESC_SIZE_1_0                                                 \
-    (offsetof(bhost_bench_desc, items_per_iter) + sizeof(void *))
-#define BH_RULE_PARAM_SIZE_1_0 (offsetof(bhost_param_desc, max) + sizeof(double))
+/* The frozen ABI 1.0 table sizes are BHOST_*_SIZE_1_0 in bhost/plugin.h. */
 
 /* Each bh_rules_* check returns 0 when the rule holds, else -1 with one
  * line of reason in why (cap bytes). */

@@ -3,6 +3,7 @@
 
 #include "bh_error.h"
 #include "bh_mem.h"
+#include "bh_plugin_status.h"
 #include "host_api.h"
 #include "ipc.h"
 #include "loader.h"
@@ -26,27 +27,10 @@ typedef struct run_state {
     int created;
 } run_state;
 
-/* The status word a plugin failure maps to. */
+/* The status word a plugin failure maps to (bh_plugin_status.h). */
 static const char *status_for(bhost_status st, const char *stage)
 {
-    if (st == BHOST_E_SKIP)
-        return "skipped";
-    if (st == BHOST_E_UNSUPPORTED)
-        return "unsupported";
-    if (st == BHOST_E_VERIFY && strcmp(stage, "verify") == 0)
-        return "invalid";
-    return "failed";
-}
-
-/* The name of a plugin status code ("BHOST_E_INTERNAL"), or NULL. */
-static const char *status_code_name(bhost_status st)
-{
-    static const char *const names[] = {
-        "BHOST_OK",           "BHOST_E_INVALID", "BHOST_E_NOMEM",
-        "BHOST_E_UNSUPPORTED", "BHOST_E_VERSION", "BHOST_E_DEVICE",
-        "BHOST_E_INTERNAL",   "BHOST_E_VERIFY",  "BHOST_E_SKIP"};
-
-    return st <= 0 && st >= -8 ? names[-st] : NULL;
+    return bh_status_name(bh_plugin_status_case(st, stage));
 }
 
 /* The message for a failed stage, always "stage: ...": the plugin's own
@@ -54,7 +38,7 @@ static const char *status_code_name(bhost_status st)
 static char *stage_message(const char *stage, bhost_status st)
 {
     const char *why = bh_host_api_last_error();
-    const char *name = status_code_name(st);
+    const char *name = bh_plugin_status_name(st);
 
     if (*why)
         return bh_xasprintf("%s: %s", stage, why);

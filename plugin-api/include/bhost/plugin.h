@@ -216,9 +216,18 @@ typedef struct bhost_entry {
     const void *(BHOST_ABI *get_interface)(const char *id);
 } bhost_entry;
 
-/* The frozen 1.0 size of bhost_entry; the host refuses anything smaller. */
+/* The frozen 1.0 sizes of the tables: each ends at its last 1.0 member.
+ * The host refuses a table whose struct_size is smaller (one definition,
+ * used by the loader, the worker and bhost check-plugin). */
 #define BHOST_ENTRY_SIZE_1_0                                                   \
     (offsetof(bhost_entry, get_interface) + sizeof(void *))
+#define BHOST_BENCH_FACTORY_SIZE_1_0                                           \
+    (offsetof(bhost_bench_factory, get) + sizeof(void *))
+#define BHOST_BENCH_DESC_SIZE_1_0                                              \
+    (offsetof(bhost_bench_desc, items_per_iter) + sizeof(void *))
+#define BHOST_PARAM_DESC_SIZE_1_0 (offsetof(bhost_param_desc, max) + sizeof(double))
+#define BHOST_BACKEND_SIZE_1_0                                                 \
+    (offsetof(bhost_backend, get_kernel) + sizeof(void *))
 
 /* Declared so that a C++ definition gets external C linkage. Define it
  * without repeating BHOST_EXPORT:
