@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
-/* The bhost command line: one function per subcommand. */
+/* The bhost command line: one function per subcommand, each described by
+ * a bh_cli_cmd that the command table (cli_table.c) lists. */
 #ifndef BH_CLI_H
 #define BH_CLI_H
+
+#include "cli_opts.h"
 
 /* Exit codes, documented in README.md. */
 enum {
@@ -16,36 +19,43 @@ enum {
     BH_EXIT_INTERNAL = 70
 };
 
-int bh_cmd_run(int argc, char **argv);
-int bh_cmd_list(int argc, char **argv);
-int bh_cmd_info(int argc, char **argv);
-int bh_cmd_validate(int argc, char **argv);
-/* bhost check-plugin: conformance checks of one plugin file (runs its code
- * only in workers); BH_EXIT_CHECK_FAILED when a check failed. */
-int bh_cmd_check_plugin(int argc, char **argv);
-/* bhost history: change points and the newest-value check over a results
- * folder; 0, BH_EXIT_USAGE, or BH_EXIT_IO when the folder cannot be read
- * (or, with --strict, a result file is malformed). */
-int bh_cmd_history(int argc, char **argv);
-/* bhost store ingest|info|runs|export: the results store; BH_EXIT_IO
- * when the store cannot be opened or an ingested file was skipped. */
-int bh_cmd_store(int argc, char **argv);
-int bh_cmd_compare(int argc, char **argv);
-/* bhost report RESULT.json: writes the report formats of an existing
- * result file; BH_EXIT_IO when a result file is missing or malformed or a
- * report cannot be written. */
-int bh_cmd_report(int argc, char **argv);
-/* bhost ci-matrix [DIR|CONFIG...]: the GitHub Actions job matrix as JSON;
- * BH_EXIT_CONFIG for a bad config, BH_EXIT_USAGE for bad options. */
-int bh_cmd_ci_matrix(int argc, char **argv);
-/* bhost merge OUT SHARD...: joins shard results into one run document;
- * BH_EXIT_USAGE when the shards do not belong together, BH_EXIT_IO when a
- * file is unreadable or malformed or OUT cannot be written. */
-int bh_cmd_merge(int argc, char **argv);
-/* Hidden: the regression engine's own evaluation (tools/eval-regress.sh). */
-int bh_cmd_regress_eval(int argc, char **argv);
-/* Hidden: evaluates the history detector on synthetic series. */
-int bh_cmd_history_eval(int argc, char **argv);
+/* One subcommand: what the dispatcher, help and completion know of it.
+ * A new subcommand is one cmd_*.c file defining its bh_cli_cmd, one line
+ * in the table and one in meson.build. */
+typedef struct bh_cli_cmd {
+    const char *name;                    /* "run" */
+    int (*handler)(int argc, char **argv); /* argv[0] is the name */
+    const char *args;                    /* its operands in the list: "CONFIG" */
+    const char *summary;                 /* one line for bhost --help */
+    const char *usage;                   /* bhost CMD --help, bhost help CMD */
+    const bh_opt *opts;                  /* its options, or NULL */
+    int hidden;                          /* left out of help and completion */
+} bh_cli_cmd;
+
+/* The command table, in help order, NULL-terminated. */
+extern const bh_cli_cmd *const bh_cli_commands[];
+
+/* The command called name, or NULL. */
+const bh_cli_cmd *bh_cli_find(const char *name);
+
+/* The commands (cmd_*.c). Exit codes: BH_EXIT_* above; check-plugin
+ * gives BH_EXIT_CHECK_FAILED when a check failed; history, store, report
+ * and merge give BH_EXIT_IO when a file or the store cannot be read or
+ * written; ci-matrix BH_EXIT_CONFIG for a bad config. */
+extern const bh_cli_cmd bh_cli_run, bh_cli_list, bh_cli_info, bh_cli_validate,
+    bh_cli_check_plugin, bh_cli_compare, bh_cli_history, bh_cli_store, bh_cli_report,
+    bh_cli_ci_matrix, bh_cli_merge;
+/* bhost help [COMMAND] (cli_help.c), bhost completion bash|zsh
+ * (cli_complete.c): both read the table. */
+extern const bh_cli_cmd bh_cli_help, bh_cli_completion;
+/* Hidden: the regression engine's own evaluation (tools/eval-regress.sh)
+ * and the history detector's, on synthetic series. */
+extern const bh_cli_cmd bh_cli_regress_eval, bh_cli_history_eval;
+
+/* Runs the command argv[1] of the bhost command line: its help for -h or
+ * --help, else its handler; the top-level help without a command, and a
+ * "did you mean" for an unknown one (BH_EXIT_USAGE). */
+int bh_cli_dispatch(int argc, char **argv);
 
 /* True when argv[1..] asks for help (-h or --help anywhere). */
 int bh_wants_help(int argc, char **argv);

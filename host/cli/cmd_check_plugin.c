@@ -17,7 +17,6 @@
 #include "worker_spawn.h"
 
 #include <elf.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -283,41 +282,40 @@ static void check_all(checker *c, const bh_search_path *sp, const char *path,
     cJSON_Delete(plan);
 }
 
+/* The options of bhost check-plugin. */
+static const bh_opt check_options[] = {
+    {"backend", 'b', 0, BH_OPT_VALUE, "the backend plugin the device checks use"},
+    {"timeout", 't', 0, BH_OPT_VALUE, "seconds each check worker may take"},
+    {"json", 'j', 0, BH_OPT_FLAG, "print the checks as JSON"},
+    {NULL, 0, 0, BH_OPT_FLAG, NULL}};
+
 /* Parses the options; -1 after printing a usage error. */
 static int parse(int argc, char **argv, checker *c, const char **plugin,
                  const char **backend)
 {
-    static const struct option longopts[] = {
-        {"backend", required_argument, NULL, 'b'},
-        {"timeout", required_argument, NULL, 't'},
-        {"json", no_argument, NULL, 'j'},
-        {NULL, 0, NULL, 0}};
+    bh_opts p;
     uint64_t secs = 30;
     int ch;
 
-    opterr = 0;
-    optind = 1;
-    while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+    bh_opts_init(&p, "check-plugin", check_options, argc, argv, 1);
+    while ((ch = bh_opts_next(&p)) > 0) {
         if (ch == 'b') {
-            *backend = optarg;
+            *backend = p.value;
         } else if (ch == 't') {
-            if (bh_arg_u64("--timeout", optarg, 1, 3600, &secs) != 0)
+            if (bh_arg_u64("--timeout", p.value, 1, 3600, &secs) != 0)
                 return -1;
         } else if (ch == 'j') {
             c->json = 1;
-        } else {
-            bh_cli_error("check-plugin: unknown or incomplete option '%s' "
-                         "(see bhost check-plugin --help)",
-                         argv[optind - 1]);
-            return -1;
         }
     }
-    if (optind != argc - 1) {
+    if (ch < 0)
+        return -1;
+    if (p.next != argc - 1) {
         bh_cli_error("check-plugin: expected exactly one PLUGIN file (see "
                      "bhost check-plugin --help)");
         return -1;
     }
-    *plugin = argv[optind];
+    *plugin = argv[p.next];
     c->timeout_ns = secs * 1000000000ull;
     return 0;
 }
@@ -347,7 +345,7 @@ static void finish(checker *c, const char *path)
            c->fail ? "FAIL" : "PASS");
 }
 
-int bh_cmd_check_plugin(int argc, char **argv)
+static int cmd_check_plugin(int argc, char **argv)
 {
     checker c;
     const char *plugin = NULL;
@@ -358,10 +356,6 @@ int bh_cmd_check_plugin(int argc, char **argv)
     char *dir;
     char *slash;
 
-    if (bh_wants_help(argc, argv)) {
-        fputs(check_usage, stdout);
-        return BH_EXIT_OK;
-    }
     memset(&c, 0, sizeof(c));
     if (parse(argc, argv, &c, &plugin, &backend) != 0)
         return BH_EXIT_USAGE;
@@ -388,3 +382,12 @@ int bh_cmd_check_plugin(int argc, char **argv)
     bh_search_path_free(&sp);
     return c.fail ? BH_EXIT_CHECK_FAILED : BH_EXIT_OK;
 }
+
+const bh_cli_cmd bh_cli_check_plugin = {
+    .name = "check-plugin",
+    .handler = cmd_check_plugin,
+    .args = "PLUGIN.so",
+    .summary = "ABI conformance checks of one plugin file",
+    .usage = check_usage,
+    .opts = check_options,
+};

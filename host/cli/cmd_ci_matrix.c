@@ -6,7 +6,6 @@
 #include "cli_args.h"
 #include "matrix.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,55 +42,57 @@ typedef struct matrix_cli {
     size_t n_runners, cap_runners;
     uint64_t shards;
     int pretty;
+    int first; /* argv index of the first operand */
 } matrix_cli;
+
+/* The options of bhost ci-matrix. */
+static const bh_opt matrix_options[] = {
+    {"filter", 'f', 0, BH_OPT_VALUE, "only configs whose name matches the glob"},
+    {"runner", 'r', 0, BH_OPT_VALUE, "runner labels: LABELS or BACKEND=LABELS"},
+    {"shards", 's', 0, BH_OPT_VALUE, "split each job into N shards"},
+    {"pretty", 'p', 0, BH_OPT_FLAG, "indented JSON"},
+    {NULL, 0, 0, BH_OPT_FLAG, NULL}};
 
 /* Parses the options; -1 after printing one line on a usage error. */
 static int parse(int argc, char **argv, matrix_cli *o)
 {
-    static const struct option longopts[] = {{"filter", required_argument, NULL, 'f'},
-                                             {"runner", required_argument, NULL, 'r'},
-                                             {"shards", required_argument, NULL, 's'},
-                                             {"pretty", no_argument, NULL, 'p'},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {NULL, 0, NULL, 0}};
+    bh_opts p;
     int ch;
 
-    opterr = 0;
-    optind = 1;
-    while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    bh_opts_init(&p, "ci-matrix", matrix_options, argc, argv, 1);
+    while ((ch = bh_opts_next(&p)) > 0) {
         switch (ch) {
         case 'f':
-            BH_PUSH(o->filters, o->n_filters, o->cap_filters, optarg);
+            BH_PUSH(o->filters, o->n_filters, o->cap_filters, p.value);
             break;
         case 'r':
-            BH_PUSH(o->runners, o->n_runners, o->cap_runners, optarg);
+            BH_PUSH(o->runners, o->n_runners, o->cap_runners, p.value);
             break;
         case 's':
-            if (bh_arg_u64("--shards", optarg, 1, 1000, &o->shards) != 0)
+            if (bh_arg_u64("--shards", p.value, 1, 1000, &o->shards) != 0)
                 return -1;
             break;
         case 'p':
             o->pretty = 1;
             break;
-        default:
-            bh_cli_error("ci-matrix: unknown or incomplete option '%s' (see bhost ci-matrix "
-                         "--help)", argv[optind - 1]);
-            return -1;
         }
     }
+    if (ch < 0)
+        return -1;
+    o->first = p.next;
     return 0;
 }
 
 /* The config files named by the operands (a folder expands to its
  * configs); NULL after printing the error. */
-static char **config_files(int argc, char **argv, size_t *n)
+static char **config_files(int argc, char **argv, int first, size_t *n)
 {
     char **all = NULL;
     size_t cap = 0;
     int ok = 1;
 
     *n = 0;
-    for (int i = optind; i < argc || (i == optind && argc == optind); i++) {
+    for (int i = first; i < argc || (i == first && argc == first); i++) {
         const char *arg = i < argc ? argv[i] : "configs";
         size_t len = strlen(arg);
 
@@ -122,7 +123,7 @@ static char **config_files(int argc, char **argv, size_t *n)
     return all ? all : bh_xcalloc(1, sizeof(char *));
 }
 
-int bh_cmd_ci_matrix(int argc, char **argv)
+static int cmd_ci_matrix(int argc, char **argv)
 {
     matrix_cli o;
     bh_error e = {""};
@@ -132,16 +133,12 @@ int bh_cmd_ci_matrix(int argc, char **argv)
     cJSON *m;
     int rc = BH_EXIT_OK;
 
-    if (bh_wants_help(argc, argv)) {
-        fputs(matrix_usage, stdout);
-        return BH_EXIT_OK;
-    }
     memset(&o, 0, sizeof(o));
     if (parse(argc, argv, &o) != 0) {
         rc = BH_EXIT_USAGE;
         goto out;
     }
-    files = config_files(argc, argv, &n);
+    files = config_files(argc, argv, o.first, &n);
     if (!files) {
         rc = BH_EXIT_USAGE;
         goto out;
@@ -166,3 +163,12 @@ out:
     free(o.runners);
     return rc;
 }
+
+const bh_cli_cmd bh_cli_ci_matrix = {
+    .name = "ci-matrix",
+    .handler = cmd_ci_matrix,
+    .args = "[DIR]",
+    .summary = "the GitHub Actions job matrix of a folder of configs",
+    .usage = matrix_usage,
+    .opts = matrix_options,
+};

@@ -14,7 +14,6 @@
 #include "result_read.h"
 #include "run_store.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,47 +77,48 @@ typedef struct compare_opts {
     const char *store;
 } compare_opts;
 
+/* The options of bhost compare. */
+static const bh_opt compare_options[] = {
+    {"config", 'c', 0, BH_OPT_VALUE, "thresholds from the regression: section of CFG"},
+    {"out", 'o', 0, BH_OPT_VALUE, "also write the comparison document to FILE"},
+    {"filter", 'f', 0, BH_OPT_VALUE, "compare only cases whose id matches the glob"},
+    {"ignore-param", 'i', 0, BH_OPT_VALUE, "match cases without parameter KEY"},
+    {"baseline-filter", 'b', 0, BH_OPT_VALUE, "the baseline's cases to compare"},
+    {"candidate-filter", 'C', 0, BH_OPT_VALUE, "the candidate's cases to compare"},
+    {"json", 'j', 0, BH_OPT_FLAG, "print the comparison as JSON"},
+    {"force", 'F', 0, BH_OPT_FLAG, "compare results of other configs or systems"},
+    {"fail-on-regression", 'x', 0, BH_OPT_FLAG, "exit 5 on a critical regression"},
+    {"quiet", 'q', 0, BH_OPT_FLAG, "print only the summary line"},
+    {"notify", 'N', 0, BH_OPT_VALUE, "post the regressions to a webhook URL"},
+    {"store", 'S', 0, BH_OPT_VALUE, "widen noise floors to the drift recorded in this store"},
+    {NULL, 0, 0, BH_OPT_FLAG, NULL}};
+
 static int parse(int argc, char **argv, compare_opts *o)
 {
-    static const struct option longopts[] = {
-        {"config", required_argument, NULL, 'c'},
-        {"out", required_argument, NULL, 'o'},
-        {"filter", required_argument, NULL, 'f'},
-        {"ignore-param", required_argument, NULL, 'i'},
-        {"baseline-filter", required_argument, NULL, 'b'},
-        {"candidate-filter", required_argument, NULL, 'C'},
-        {"json", no_argument, NULL, 'j'},
-        {"force", no_argument, NULL, 'F'},
-        {"fail-on-regression", no_argument, NULL, 'x'},
-        {"quiet", no_argument, NULL, 'q'},
-        {"notify", required_argument, NULL, 'N'},
-        {"store", required_argument, NULL, 'S'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+    bh_opts p;
     int ch;
 
     memset(o, 0, sizeof(*o));
-    opterr = 0;
-    optind = 1;
-    while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    bh_opts_init(&p, "compare", compare_options, argc, argv, 1);
+    while ((ch = bh_opts_next(&p)) > 0) {
         switch (ch) {
         case 'c':
-            o->config = optarg;
+            o->config = p.value;
             break;
         case 'o':
-            o->out = optarg;
+            o->out = p.value;
             break;
         case 'f':
-            BH_PUSH(o->filters, o->n_filters, o->cap_filters, optarg);
+            BH_PUSH(o->filters, o->n_filters, o->cap_filters, p.value);
             break;
         case 'i':
-            BH_PUSH(o->ignore, o->n_ignore, o->cap_ignore, optarg);
+            BH_PUSH(o->ignore, o->n_ignore, o->cap_ignore, p.value);
             break;
         case 'b':
-            BH_PUSH(o->bfilters, o->n_bfilters, o->cap_bfilters, optarg);
+            BH_PUSH(o->bfilters, o->n_bfilters, o->cap_bfilters, p.value);
             break;
         case 'C':
-            BH_PUSH(o->cfilters, o->n_cfilters, o->cap_cfilters, optarg);
+            BH_PUSH(o->cfilters, o->n_cfilters, o->cap_cfilters, p.value);
             break;
         case 'j':
             o->json = 1;
@@ -133,24 +133,22 @@ static int parse(int argc, char **argv, compare_opts *o)
             o->quiet = 1;
             break;
         case 'N':
-            o->notify = optarg;
+            o->notify = p.value;
             break;
         case 'S':
-            o->store = optarg;
+            o->store = p.value;
             break;
-        default:
-            bh_cli_error("compare: unknown or incomplete option '%s' (see bhost compare "
-                         "--help)", argv[optind - 1]);
-            return -1;
         }
     }
-    if (optind != argc - 2) {
+    if (ch < 0)
+        return -1;
+    if (p.next != argc - 2) {
         bh_cli_error("compare: expected two result files, BASE.json and CAND.json (see "
                      "bhost compare --help)");
         return -1;
     }
-    o->base = argv[optind];
-    o->cand = argv[optind + 1];
+    o->base = argv[p.next];
+    o->cand = argv[p.next + 1];
     return 0;
 }
 
@@ -261,7 +259,7 @@ static void apply_drift(const compare_opts *o, const bh_regress_config *rc, cons
     free(target);
 }
 
-int bh_cmd_compare(int argc, char **argv)
+static int cmd_compare(int argc, char **argv)
 {
     compare_opts o;
     bh_regress_config rc;
@@ -273,10 +271,6 @@ int bh_cmd_compare(int argc, char **argv)
     char *sys = NULL, *cfgd = NULL;
     int code;
 
-    if (bh_wants_help(argc, argv)) {
-        fputs(compare_usage, stdout);
-        return BH_EXIT_OK;
-    }
     if (parse(argc, argv, &o) != 0) {
         code = BH_EXIT_USAGE;
         goto out_opts;
@@ -322,3 +316,12 @@ out_opts:
     free(o.cfilters);
     return code;
 }
+
+const bh_cli_cmd bh_cli_compare = {
+    .name = "compare",
+    .handler = cmd_compare,
+    .args = "BASE.json CAND.json",
+    .summary = "verdicts of a candidate result against a baseline",
+    .usage = compare_usage,
+    .opts = compare_options,
+};

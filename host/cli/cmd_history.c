@@ -11,7 +11,6 @@
 #include "store.h"
 #include "units.h"
 
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,7 +89,7 @@ static int arg_double(const char *option, const char *text, double lo, double hi
     return 0;
 }
 
-/* Parses one option that takes a value (ch from getopt_long). */
+/* Parses one option that takes a value (ch from bh_opts_next). */
 static int parse_value(int ch, const char *arg, history_cli *o)
 {
     uint64_t u = 0;
@@ -160,50 +159,50 @@ static int parse_value(int ch, const char *arg, history_cli *o)
     return -1;
 }
 
+/* The options of bhost history. */
+static const bh_opt history_options[] = {
+    {"bench", 'b', 0, BH_OPT_VALUE, "only series whose case id matches the glob"},
+    {"config", 'c', 0, BH_OPT_VALUE, "only results of this config"},
+    {"json", 'j', 0, BH_OPT_FLAG, "print the analysis as JSON"},
+    {"window", 'w', 0, BH_OPT_VALUE, "points per detection window"},
+    {"min-change", 'm', 0, BH_OPT_VALUE, "the least change in percent"},
+    {"max-p", 'p', 0, BH_OPT_VALUE, "the largest p-value of a change point"},
+    {"min-size", 'n', 0, BH_OPT_VALUE, "the fewest points between change points"},
+    {"pi-level", 'l', 0, BH_OPT_VALUE, "level of the newest-value interval"},
+    {"test", 't', 0, BH_OPT_VALUE, "student or welch"},
+    {"unit", 'u', 0, BH_OPT_VALUE, "point or run"},
+    {"strict", 's', 0, BH_OPT_FLAG, "a malformed result file is an error"},
+    {"store", 'S', 0, BH_OPT_VALUE, "read the series from the results store"},
+    {"branch", 'B', 0, BH_OPT_VALUE, "with --store: runs of this branch"},
+    {"last", 'L', 0, BH_OPT_VALUE, "with --store: the newest N points"},
+    {"trend", 'T', 0, BH_OPT_VALUE, "print the trend of the newest N points"},
+    {NULL, 0, 0, BH_OPT_FLAG, NULL}};
+
 static int parse(int argc, char **argv, history_cli *o)
 {
-    static const struct option longopts[] = {
-        {"bench", required_argument, NULL, 'b'},
-        {"config", required_argument, NULL, 'c'},
-        {"json", no_argument, NULL, 'j'},
-        {"window", required_argument, NULL, 'w'},
-        {"min-change", required_argument, NULL, 'm'},
-        {"max-p", required_argument, NULL, 'p'},
-        {"min-size", required_argument, NULL, 'n'},
-        {"pi-level", required_argument, NULL, 'l'},
-        {"test", required_argument, NULL, 't'},
-        {"unit", required_argument, NULL, 'u'},
-        {"strict", no_argument, NULL, 's'},
-        {"store", required_argument, NULL, 'S'},
-        {"branch", required_argument, NULL, 'B'},
-        {"last", required_argument, NULL, 'L'},
-        {"trend", required_argument, NULL, 'T'},
-        {NULL, 0, NULL, 0}};
+    bh_opts p;
     int ch;
 
     memset(o, 0, sizeof(*o));
     bh_history_analysis_opts_default(&o->ao);
-    opterr = 0;
-    optind = 1;
-    while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+    bh_opts_init(&p, "history", history_options, argc, argv, 1);
+    while ((ch = bh_opts_next(&p)) > 0) {
         if (ch == 'j') {
             o->json = 1;
         } else if (ch == 's') {
             o->strict = 1;
-        } else if (ch == '?' || ch == ':') {
-            bh_cli_error("history: unknown or incomplete option '%s' (see bhost history "
-                         "--help)", argv[optind - 1]);
-            return -1;
-        } else if (parse_value(ch, optarg, o) != 0) {
+        } else if (parse_value(ch, p.value, o) != 0) {
             return -1;
         }
     }
+    if (ch < 0)
+        return -1;
     if (o->store) {
         /* the operands are case patterns */
-        for (int i = optind; i < argc; i++)
+        for (int i = p.next; i < argc; i++)
             BH_PUSH(o->bench, o->n_bench, o->cap_bench, argv[i]);
         o->root = o->store;
-    } else if (optind != argc - 1) {
+    } else if (p.next != argc - 1) {
         bh_cli_error("history: expected exactly one RESULTS_DIR, or --store FILE|URL (see "
                      "bhost history --help)");
         return -1;
@@ -211,7 +210,7 @@ static int parse(int argc, char **argv, history_cli *o)
         bh_cli_error("history: --branch and --last need --store");
         return -1;
     } else {
-        o->root = argv[optind];
+        o->root = argv[p.next];
     }
     if (bh_history_opts_check(&o->ao.detect) != 0) {
         bh_cli_error("history: --window must be 0 or at least twice --min-size (%zu)",
@@ -344,7 +343,7 @@ static int load_store(history_cli *o, const bh_history_filter *f, bh_history_set
     return rc;
 }
 
-int bh_cmd_history(int argc, char **argv)
+static int cmd_history(int argc, char **argv)
 {
     history_cli o;
     bh_history_runs_info info;
@@ -354,10 +353,6 @@ int bh_cmd_history(int argc, char **argv)
     bh_error e = {""};
     int rc = BH_EXIT_OK;
 
-    if (bh_wants_help(argc, argv)) {
-        fputs(history_usage, stdout);
-        return BH_EXIT_OK;
-    }
     if (parse(argc, argv, &o) != 0) {
         free(o.bench);
         return BH_EXIT_USAGE;
@@ -420,3 +415,12 @@ out:
     free(o.bench);
     return rc;
 }
+
+const bh_cli_cmd bh_cli_history = {
+    .name = "history",
+    .handler = cmd_history,
+    .args = "RESULTS_DIR",
+    .summary = "change points over a results folder or the store",
+    .usage = history_usage,
+    .opts = history_options,
+};

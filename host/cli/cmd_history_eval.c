@@ -378,7 +378,7 @@ static int parse(int argc, char **argv, eval_opts *o)
     return 0;
 }
 
-int bh_cmd_history_eval(int argc, char **argv)
+static int cmd_history_eval(int argc, char **argv)
 {
     eval_opts o;
 
@@ -391,3 +391,10 @@ int bh_cmd_history_eval(int argc, char **argv)
     evaluate(&o);
     return fflush(stdout) == 0 ? BH_EXIT_OK : BH_EXIT_IO;
 }
+
+const bh_cli_cmd bh_cli_history_eval = {
+    .name = "__history-eval",
+    .handler = cmd_history_eval,
+    .summary = "the history detector on synthetic series",
+    .hidden = 1,
+};

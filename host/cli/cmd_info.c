@@ -15,7 +15,7 @@ static const char info_usage[] =
     "backend plugin on the plugin path with its devices, or the reason it\n"
     "has none.\n";
 
-int bh_cmd_info(int argc, char **argv)
+static int cmd_info(int argc, char **argv)
 {
     int json = 0;
     cJSON *fp;
@@ -23,11 +23,6 @@ int bh_cmd_info(int argc, char **argv)
     bh_catalog cat;
     char *dups = NULL;
 
-    if (bh_wants_help(argc, argv)) {
-        fputs(info_usage, stdout);
-        cJSON_Delete(backends);
-        return BH_EXIT_OK;
-    }
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0) {
             json = 1;
@@ -94,3 +89,11 @@ int bh_cmd_info(int argc, char **argv)
     bh_catalog_free(&cat);
     return BH_EXIT_OK;
 }
+
+const bh_cli_cmd bh_cli_info = {
+    .name = "info",
+    .handler = cmd_info,
+    .args = "",
+    .summary = "system fingerprint, backends and their devices",
+    .usage = info_usage,
+};

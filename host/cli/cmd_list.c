@@ -173,15 +173,11 @@ static int list_cases(const char *path, int json)
     return BH_EXIT_OK;
 }
 
-int bh_cmd_list(int argc, char **argv)
+static int cmd_list(int argc, char **argv)
 {
     const char *config = NULL;
     int json = 0;
 
-    if (bh_wants_help(argc, argv)) {
-        fputs(list_usage, stdout);
-        return BH_EXIT_OK;
-    }
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0) {
             json = 1;
@@ -195,3 +191,11 @@ int bh_cmd_list(int argc, char **argv)
     }
     return config ? list_cases(config, json) : list_plugins(json);
 }
+
+const bh_cli_cmd bh_cli_list = {
+    .name = "list",
+    .handler = cmd_list,
+    .args = "[CONFIG]",
+    .summary = "the cases of a config, or every plugin and benchmark",
+    .usage = list_usage,
+};

@@ -92,7 +92,7 @@ static void print_comparison(FILE *out, const cJSON *doc)
     fputc('\n', out);
 }
 
-int bh_cmd_merge(int argc, char **argv)
+static int cmd_merge(int argc, char **argv)
 {
     const char *out = NULL;
     const char **names = bh_xcalloc((size_t)argc + 1, sizeof(*names));
@@ -106,10 +106,6 @@ int bh_cmd_merge(int argc, char **argv)
     cJSON *merged = NULL;
     char *used = NULL;
 
-    if (bh_wants_help(argc, argv)) {
-        fputs(merge_usage, stdout);
-        goto done;
-    }
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) {
             quiet = 1;
@@ -165,3 +161,11 @@ done:
     free(names);
     return rc;
 }
+
+const bh_cli_cmd bh_cli_merge = {
+    .name = "merge",
+    .handler = cmd_merge,
+    .args = "OUT SHARD.json...",
+    .summary = "join the results of run --shard I/N into one run",
+    .usage = merge_usage,
+};

@@ -315,7 +315,7 @@ static int cmd_tally(int argc, char **argv, const eval_opts *o)
     return BH_EXIT_OK;
 }
 
-int bh_cmd_regress_eval(int argc, char **argv)
+static int cmd_regress_eval(int argc, char **argv)
 {
     eval_opts o;
 
@@ -332,3 +332,10 @@ int bh_cmd_regress_eval(int argc, char **argv)
     bh_cli_error("__regress-eval: unknown mode '%s' (expected sim or tally)", argv[1]);
     return BH_EXIT_USAGE;
 }
+
+const bh_cli_cmd bh_cli_regress_eval = {
+    .name = "__regress-eval",
+    .handler = cmd_regress_eval,
+    .summary = "the regression engine evaluating itself",
+    .hidden = 1,
+};

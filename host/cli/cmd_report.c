@@ -15,7 +15,6 @@
 #include "report.h"
 #include "result_read.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,61 +63,61 @@ typedef struct report_opts {
     int verbose;
 } report_opts;
 
+/* The options of bhost report; the first seven are the formats, in
+ * bh_report_format order. */
+static const bh_opt report_options[] = {
+    {"json", 'J', 0, BH_OPT_VALUE, "write the result document to FILE"},
+    {"markdown", 'M', 0, BH_OPT_VALUE, "write a Markdown report to FILE"},
+    {"html", 'H', 0, BH_OPT_VALUE, "write a single-file HTML report to FILE"},
+    {"junit", 'U', 0, BH_OPT_VALUE, "write JUnit XML to FILE"},
+    {"csv", 'C', 0, BH_OPT_VALUE, "write CSV to FILE"},
+    {"gbench", 'G', 0, BH_OPT_VALUE, "write Google Benchmark JSON to FILE"},
+    {"bmf", 'B', 0, BH_OPT_VALUE, "write Bencher Metric Format to FILE"},
+    {"baseline", 'b', 0, BH_OPT_VALUE, "compare with this baseline result"},
+    {"config", 'c', 0, BH_OPT_VALUE, "thresholds from the regression: section of CFG"},
+    {"ignore-param", 'i', 0, BH_OPT_VALUE, "match cases without parameter KEY"},
+    {"history", 'y', 0, BH_OPT_VALUE, "trend charts from this results folder"},
+    {"verbose", 'v', 'v', BH_OPT_FLAG, "more detail"},
+    {NULL, 0, 0, BH_OPT_FLAG, NULL}};
+
 /* Parses the options into *o; prints one line and returns -1 on a usage
  * error. */
 static int parse(int argc, char **argv, report_opts *o)
 {
-    static const struct option longopts[] = {
-        {"json", required_argument, NULL, 'J'},
-        {"markdown", required_argument, NULL, 'M'},
-        {"html", required_argument, NULL, 'H'},
-        {"junit", required_argument, NULL, 'U'},
-        {"csv", required_argument, NULL, 'C'},
-        {"gbench", required_argument, NULL, 'G'},
-        {"bmf", required_argument, NULL, 'B'},
-        {"baseline", required_argument, NULL, 'b'},
-        {"config", required_argument, NULL, 'c'},
-        {"ignore-param", required_argument, NULL, 'i'},
-        {"history", required_argument, NULL, 'y'},
-        {"verbose", no_argument, NULL, 'v'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+    bh_opts p;
     static const char fmt_of[] = "JMHUCGB"; /* in bh_report_format order */
     int ch;
 
     memset(o, 0, sizeof(*o));
-    opterr = 0;
-    optind = 1;
-    while ((ch = getopt_long(argc, argv, "hv", longopts, NULL)) != -1) {
+    bh_opts_init(&p, "report", report_options, argc, argv, 1);
+    while ((ch = bh_opts_next(&p)) > 0) {
         const char *f = ch ? strchr(fmt_of, ch) : NULL;
 
         if (f) {
-            o->out[f - fmt_of] = optarg;
+            o->out[f - fmt_of] = p.value;
             continue;
         }
         switch (ch) {
         case 'b':
-            o->baseline = optarg;
+            o->baseline = p.value;
             break;
         case 'c':
-            o->config = optarg;
+            o->config = p.value;
             break;
         case 'i':
-            BH_PUSH(o->ignore, o->n_ignore, o->cap_ignore, optarg);
+            BH_PUSH(o->ignore, o->n_ignore, o->cap_ignore, p.value);
             break;
         case 'y':
-            o->history = optarg;
+            o->history = p.value;
             break;
         case 'v':
             o->verbose = 1;
             break;
-        default:
-            bh_cli_error("report: unknown or incomplete option '%s' (see bhost report --help)",
-                         argv[optind - 1]);
-            return -1;
         }
     }
-    if (optind != argc - 1) {
+    if (ch < 0)
+        return -1;
+    if (p.next != argc - 1) {
         bh_cli_error("report: expected exactly one RESULT.json file (see bhost report "
                      "--help)");
         return -1;
@@ -127,7 +126,7 @@ static int parse(int argc, char **argv, report_opts *o)
         bh_cli_error("report: --config and --ignore-param need --baseline");
         return -1;
     }
-    o->result = argv[optind];
+    o->result = argv[p.next];
     return 0;
 }
 
@@ -209,7 +208,7 @@ static int load_history(const report_opts *o, const cJSON *doc, bh_report_histor
 }
 
 /* See cli.h. */
-int bh_cmd_report(int argc, char **argv)
+static int cmd_report(int argc, char **argv)
 {
     report_opts o;
     bh_error e = {""};
@@ -220,10 +219,6 @@ int bh_cmd_report(int argc, char **argv)
     int any = 0;
 
     memset(&hist, 0, sizeof(hist));
-    if (bh_wants_help(argc, argv)) {
-        fputs(report_usage, stdout);
-        return BH_EXIT_OK;
-    }
     if (parse(argc, argv, &o) != 0) {
         free(o.ignore);
         return BH_EXIT_USAGE;
@@ -263,3 +258,12 @@ out:
     free(o.ignore);
     return code;
 }
+
+const bh_cli_cmd bh_cli_report = {
+    .name = "report",
+    .handler = cmd_report,
+    .args = "RESULT.json",
+    .summary = "HTML, Markdown, JUnit XML, CSV and other exports",
+    .usage = report_usage,
+    .opts = report_options,
+};

@@ -19,7 +19,6 @@
 #include "run_verdict.h"
 #include "sysinfo.h"
 
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,78 +136,80 @@ static int duration_arg(const char *opt, const char *text, int positive, uint64_
     return 0;
 }
 
+/* The options of bhost run. */
+static const bh_opt run_options[] = {
+    {"filter", 'f', 0, BH_OPT_VALUE, "run only cases whose id matches the glob"},
+    {"out", 'o', 0, BH_OPT_VALUE, "write the result to FILE"},
+    {"results-dir", 'd', 0, BH_OPT_VALUE, "root of the results folders"},
+    {"seed", 's', 0, BH_OPT_VALUE, "seed for run order and plugins"},
+    {"runs", 'r', 0, BH_OPT_VALUE, "runs (fresh workers) per case"},
+    {"samples", 'n', 0, BH_OPT_VALUE, "samples per run"},
+    {"warmup", 'w', 0, BH_OPT_VALUE, "warm-up time per run"},
+    {"sample-time", 't', 0, BH_OPT_VALUE, "the least time one sample takes"},
+    {"min-time", 't', 0, BH_OPT_VALUE, "the same as --sample-time"},
+    {"timeout", 'O', 0, BH_OPT_VALUE, "per-run timeout"},
+    {"json", 'j', 0, BH_OPT_FLAG, "print the result document instead of the table"},
+    {"quiet", 'q', 0, BH_OPT_FLAG, "no table and no progress line"},
+    {"verbose", 'v', 'v', BH_OPT_FLAG, "each case's runs, flags and settings"},
+    {"allow-unsafe-plugins", 'u', 0, BH_OPT_FLAG, "load world-writable or foreign plugin files"},
+    {"baseline", 'B', 0, BH_OPT_VALUE, "compare with a baseline name, file or store selection"},
+    {"save-baseline", 'S', 0, BH_OPT_VALUE, "store this result as baseline NAME"},
+    {"baseline-plugins", 'P', 0, BH_OPT_VALUE, "the baseline build's plugin files"},
+    {"fail-on-regression", 'R', 0, BH_OPT_FLAG, "exit 5 on a confirmed critical regression"},
+    {"no-confirm", 'C', 0, BH_OPT_FLAG, "do not rerun suspect cases"},
+    {"force", 'F', 0, BH_OPT_FLAG, "compare with a baseline of another config or system"},
+    {"ignore-param", 'I', 0, BH_OPT_VALUE, "match baseline cases without parameter KEY"},
+    {"store", 'T', 0, BH_OPT_VALUE, "the results store (SQLite file or postgresql:// URL)"},
+    {"no-store", 'N', 0, BH_OPT_FLAG, "do not add the result to the store"},
+    {"notify", 'W', 0, BH_OPT_VALUE, "post the regressions to a webhook URL"},
+    {"shard", 'X', 0, BH_OPT_VALUE, "run only share I of N of the cases"},
+    {"backend", 'K', 0, BH_OPT_VALUE, "run only the cases of backend NAME"},
+    {NULL, 0, 0, BH_OPT_FLAG, NULL}};
+
+/* Parses the command line into o; -1 after printing one usage error. */
 static int parse(int argc, char **argv, run_opts *o)
 {
-    static const struct option longopts[] = {
-        {"filter", required_argument, NULL, 'f'},
-        {"out", required_argument, NULL, 'o'},
-        {"results-dir", required_argument, NULL, 'd'},
-        {"seed", required_argument, NULL, 's'},
-        {"runs", required_argument, NULL, 'r'},
-        {"samples", required_argument, NULL, 'n'},
-        {"warmup", required_argument, NULL, 'w'},
-        {"sample-time", required_argument, NULL, 't'},
-        {"min-time", required_argument, NULL, 't'},
-        {"timeout", required_argument, NULL, 'O'},
-        {"json", no_argument, NULL, 'j'},
-        {"quiet", no_argument, NULL, 'q'},
-        {"verbose", no_argument, NULL, 'v'},
-        {"allow-unsafe-plugins", no_argument, NULL, 'u'},
-        {"baseline", required_argument, NULL, 'B'},
-        {"save-baseline", required_argument, NULL, 'S'},
-        {"baseline-plugins", required_argument, NULL, 'P'},
-        {"fail-on-regression", no_argument, NULL, 'R'},
-        {"no-confirm", no_argument, NULL, 'C'},
-        {"force", no_argument, NULL, 'F'},
-        {"ignore-param", required_argument, NULL, 'I'},
-        {"store", required_argument, NULL, 'T'},
-        {"no-store", no_argument, NULL, 'N'},
-        {"notify", required_argument, NULL, 'W'},
-        {"shard", required_argument, NULL, 'X'},
-        {"backend", required_argument, NULL, 'K'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+    bh_opts p;
     int ch;
 
     memset(o, 0, sizeof(*o));
     o->results_dir = "results";
     o->warmup_ns = UINT64_MAX;
-    opterr = 0;
-    optind = 1;
-    while ((ch = getopt_long(argc, argv, "hv", longopts, NULL)) != -1) {
+    bh_opts_init(&p, "run", run_options, argc, argv, 1);
+    while ((ch = bh_opts_next(&p)) > 0) {
         switch (ch) {
         case 'f':
-            BH_PUSH(o->filters, o->n_filters, o->cap_filters, optarg);
+            BH_PUSH(o->filters, o->n_filters, o->cap_filters, p.value);
             break;
         case 'o':
-            o->out = optarg;
+            o->out = p.value;
             break;
         case 'd':
-            o->results_dir = optarg;
+            o->results_dir = p.value;
             break;
         case 's':
-            if (bh_arg_u64("--seed", optarg, 0, UINT64_MAX, &o->seed) != 0)
+            if (bh_arg_u64("--seed", p.value, 0, UINT64_MAX, &o->seed) != 0)
                 return -1;
             o->has_seed = 1;
             break;
         case 'r':
-            if (bh_arg_u64("--runs", optarg, 1, 10000, &o->runs) != 0)
+            if (bh_arg_u64("--runs", p.value, 1, 10000, &o->runs) != 0)
                 return -1;
             break;
         case 'n':
-            if (bh_arg_u64("--samples", optarg, 1, 100000, &o->samples) != 0)
+            if (bh_arg_u64("--samples", p.value, 1, 100000, &o->samples) != 0)
                 return -1;
             break;
         case 'w':
-            if (duration_arg("--warmup", optarg, 0, &o->warmup_ns) != 0)
+            if (duration_arg("--warmup", p.value, 0, &o->warmup_ns) != 0)
                 return -1;
             break;
         case 't':
-            if (duration_arg("--sample-time", optarg, 1, &o->sample_time_ns) != 0)
+            if (duration_arg("--sample-time", p.value, 1, &o->sample_time_ns) != 0)
                 return -1;
             break;
         case 'O':
-            if (duration_arg("--timeout", optarg, 1, &o->timeout_ns) != 0)
+            if (duration_arg("--timeout", p.value, 1, &o->timeout_ns) != 0)
                 return -1;
             break;
         case 'j':
@@ -224,13 +225,13 @@ static int parse(int argc, char **argv, run_opts *o)
             o->allow_unsafe = 1;
             break;
         case 'B':
-            o->verdict.baseline = optarg;
+            o->verdict.baseline = p.value;
             break;
         case 'S':
-            o->verdict.save_baseline = optarg;
+            o->verdict.save_baseline = p.value;
             break;
         case 'P':
-            o->verdict.baseline_plugins = optarg;
+            o->verdict.baseline_plugins = p.value;
             break;
         case 'R':
             o->verdict.fail_on_regression = 1;
@@ -243,37 +244,35 @@ static int parse(int argc, char **argv, run_opts *o)
             break;
         case 'I':
             BH_PUSH(o->verdict.ignore_params, o->verdict.n_ignore, o->verdict.cap_ignore,
-                    optarg);
+                    p.value);
             break;
         case 'X':
-            if (bh_run_ci_set_shard(&o->ci, optarg) != 0)
+            if (bh_run_ci_set_shard(&o->ci, p.value) != 0)
                 return -1;
             break;
         case 'K':
-            if (bh_run_ci_add_backend(&o->ci, optarg) != 0)
+            if (bh_run_ci_add_backend(&o->ci, p.value) != 0)
                 return -1;
             break;
         case 'T':
-            o->store.store = optarg;
+            o->store.store = p.value;
             break;
         case 'N':
             o->store.no_store = 1;
             break;
         case 'W':
-            o->store.notify = optarg;
+            o->store.notify = p.value;
             break;
-        default:
-            bh_cli_error("run: unknown or incomplete option '%s' (see bhost "
-                         "run --help)", argv[optind - 1]);
-            return -1;
         }
     }
-    if (optind != argc - 1) {
+    if (ch < 0)
+        return -1;
+    if (p.next != argc - 1) {
         bh_cli_error("run: expected exactly one CONFIG file (see bhost run "
                      "--help)");
         return -1;
     }
-    o->config = argv[optind];
+    o->config = argv[p.next];
     o->verdict.results_dir = o->results_dir;
     if (o->store.notify && !o->verdict.baseline) {
         bh_cli_error("run: --notify needs --baseline NAME|FILE|store:...");
@@ -361,7 +360,7 @@ static int write_outputs(const cJSON *doc, const char *result, const bh_config *
     return rc;
 }
 
-int bh_cmd_run(int argc, char **argv)
+static int cmd_run(int argc, char **argv)
 {
     run_opts o;
     bh_error e = {""};
@@ -378,10 +377,6 @@ int bh_cmd_run(int argc, char **argv)
     uint64_t t0;
     int rc;
 
-    if (bh_wants_help(argc, argv)) {
-        fputs(run_usage, stdout);
-        return BH_EXIT_OK;
-    }
     if (parse(argc, argv, &o) != 0) {
         free(o.filters);
         bh_run_verdict_free(&o.verdict);
@@ -538,3 +533,12 @@ int bh_cmd_run(int argc, char **argv)
     free(o.filters);
     return rc;
 }
+
+const bh_cli_cmd bh_cli_run = {
+    .name = "run",
+    .handler = cmd_run,
+    .args = "CONFIG",
+    .summary = "run a suite config and write a result file",
+    .usage = run_usage,
+    .opts = run_options,
+};

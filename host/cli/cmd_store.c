@@ -12,7 +12,6 @@
 #include "store_ingest.h"
 #include "store_query.h"
 
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,56 +62,60 @@ typedef struct store_opts {
     int json;
 } store_opts;
 
+/* The options of bhost store (for every store command). */
+static const bh_opt store_options[] = {
+    {"store", 's', 0, BH_OPT_VALUE, "an SQLite file or a postgresql:// URL"},
+    {"results-dir", 'd', 0, BH_OPT_VALUE, "the results folder"},
+    {"config", 'c', 0, BH_OPT_VALUE, "runs: only this config"},
+    {"branch", 'b', 0, BH_OPT_VALUE, "runs: only this branch"},
+    {"limit", 'l', 0, BH_OPT_VALUE, "runs: at most N runs"},
+    {"out", 'o', 0, BH_OPT_VALUE, "export: write to FILE"},
+    {"json", 'j', 0, BH_OPT_FLAG, "print JSON"},
+    {"jobs", 'J', 0, BH_OPT_VALUE, "ingest: parsing threads"},
+    {NULL, 0, 0, BH_OPT_FLAG, NULL}};
+
 static int parse(int argc, char **argv, store_opts *o)
 {
-    static const struct option longopts[] = {
-        {"store", required_argument, NULL, 's'},   {"results-dir", required_argument, NULL, 'd'},
-        {"config", required_argument, NULL, 'c'},  {"branch", required_argument, NULL, 'b'},
-        {"limit", required_argument, NULL, 'l'},   {"out", required_argument, NULL, 'o'},
-        {"json", no_argument, NULL, 'j'},          {"jobs", required_argument, NULL, 'J'},
-        {NULL, 0, NULL, 0}};
+    bh_opts p;
     int ch;
 
     memset(o, 0, sizeof(*o));
     o->results_dir = "results";
     o->limit = 50;
     o->jobs = -1;
-    opterr = 0;
-    optind = 1;
-    while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+    bh_opts_init(&p, "store", store_options, argc, argv, 1);
+    while ((ch = bh_opts_next(&p)) > 0) {
         switch (ch) {
-        case 's': o->store = optarg; break;
-        case 'd': o->results_dir = optarg; break;
-        case 'c': o->config = optarg; break;
-        case 'b': o->branch = optarg; break;
-        case 'o': o->out = optarg; break;
+        case 's': o->store = p.value; break;
+        case 'd': o->results_dir = p.value; break;
+        case 'c': o->config = p.value; break;
+        case 'b': o->branch = p.value; break;
+        case 'o': o->out = p.value; break;
         case 'j': o->json = 1; break;
         case 'l':
-            if (bh_arg_u64("--limit", optarg, 0, 100000000, &o->limit) != 0)
+            if (bh_arg_u64("--limit", p.value, 0, 100000000, &o->limit) != 0)
                 return -1;
             break;
         case 'J': {
             uint64_t j;
 
-            if (bh_arg_u64("--jobs", optarg, 0, 8, &j) != 0)
+            if (bh_arg_u64("--jobs", p.value, 0, 8, &j) != 0)
                 return -1;
             o->jobs = (int)j;
             break;
         }
-        default:
-            bh_cli_error("store: unknown or incomplete option '%s' (see bhost store --help)",
-                         argv[optind - 1]);
-            return -1;
         }
     }
-    if (optind >= argc) {
+    if (ch < 0)
+        return -1;
+    if (p.next >= argc) {
         bh_cli_error("store: expected a command: ingest, info, runs or export (see bhost "
                      "store --help)");
         return -1;
     }
-    o->cmd = argv[optind];
-    o->args = argv + optind + 1;
-    o->n_args = (size_t)(argc - optind - 1);
+    o->cmd = argv[p.next];
+    o->args = argv + p.next + 1;
+    o->n_args = (size_t)(argc - p.next - 1);
     return 0;
 }
 
@@ -265,7 +268,7 @@ static int cmd_export(bh_store *s, const store_opts *o)
     return rc;
 }
 
-int bh_cmd_store(int argc, char **argv)
+static int cmd_store(int argc, char **argv)
 {
     store_opts o;
     bh_error e = {""};
@@ -273,10 +276,6 @@ int bh_cmd_store(int argc, char **argv)
     char *target;
     int rc;
 
-    if (bh_wants_help(argc, argv)) {
-        fputs(store_usage, stdout);
-        return BH_EXIT_OK;
-    }
     if (parse(argc, argv, &o) != 0)
         return BH_EXIT_USAGE;
     if (strcmp(o.cmd, "ingest") != 0 && strcmp(o.cmd, "info") != 0 &&
@@ -312,3 +311,12 @@ int bh_cmd_store(int argc, char **argv)
     }
     return rc;
 }
+
+const bh_cli_cmd bh_cli_store = {
+    .name = "store",
+    .handler = cmd_store,
+    .args = "ingest|info|runs|export",
+    .summary = "the results store (SQLite or PostgreSQL)",
+    .usage = store_usage,
+    .opts = store_options,
+};

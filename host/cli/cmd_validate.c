@@ -19,7 +19,7 @@ static const char validate_usage[] =
     "that is unavailable, is an error. Prints the number of cases; exits 3\n"
     "on errors.\n";
 
-int bh_cmd_validate(int argc, char **argv)
+static int cmd_validate(int argc, char **argv)
 {
     bh_error e = {""};
     bh_config *cfg;
@@ -28,10 +28,6 @@ int bh_cmd_validate(int argc, char **argv)
     size_t unrunnable = 0;
     int rc = BH_EXIT_OK;
 
-    if (bh_wants_help(argc, argv)) {
-        fputs(validate_usage, stdout);
-        return BH_EXIT_OK;
-    }
     if (argc != 2 || argv[1][0] == '-') {
         bh_cli_error("validate: expected exactly one CONFIG file");
         return BH_EXIT_USAGE;
@@ -102,3 +98,11 @@ int bh_cmd_validate(int argc, char **argv)
     bh_config_free(cfg);
     return rc;
 }
+
+const bh_cli_cmd bh_cli_validate = {
+    .name = "validate",
+    .handler = cmd_validate,
+    .args = "CONFIG",
+    .summary = "check a config and the plugins it names",
+    .usage = validate_usage,
+};
