@@ -27,7 +27,7 @@
 
 #include <bhost/plugin.h>
 
-#include "bhost_accel_ext.h"
+#include <bhost/accel.h>
 
 #if defined(__GNUC__) || defined(__clang__)
 #define BH_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))

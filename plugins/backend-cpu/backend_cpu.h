@@ -16,7 +16,7 @@
 
 #include <bhost/plugin.h>
 
-#include "bh_backend.h"
+#include <bhost/backend_helper.h>
 
 /* Handle tags: catch a handle of the wrong kind or one already freed. */
 #define BH_CPU_DEV_MAGIC 0x43505544u    /* "CPUD" */
@@ -68,7 +68,7 @@ struct bhost_event {
     uint64_t ns;       /* CLOCK_MONOTONIC at the last record */
 };
 
-/* This backend for the shared code (plugins/common/bh_backend.h): messages
+/* This backend for the shared code (bhost/backend_helper.h): messages
  * start "backend-cpu: ", handles are checked against its magics. The host
  * API from init() is bh_cpu_be.api. */
 extern bh_be bh_cpu_be;

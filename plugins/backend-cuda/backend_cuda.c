@@ -2,7 +2,7 @@
 /*
  * backend_cuda.c -- the bhost.backend/1 table of the CUDA backend:
  * entry, runtime errors, device queries, get_kernel. Messages and handle
- * checks are the shared ones (plugins/common/bh_backend.h).
+ * checks are the shared ones (bhost/backend_helper.h).
  */
 #include "cuda_internal.h"
 

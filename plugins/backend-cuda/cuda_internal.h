@@ -21,7 +21,7 @@
 
 #include <bhost/plugin.h>
 
-#include "bh_backend.h"
+#include <bhost/backend_helper.h>
 
 /* The runtime functions used, resolved by their exported names. */
 typedef struct bh_cudart {
@@ -140,7 +140,7 @@ struct bhost_dev {
 
 /* ---- backend_cuda.c ------------------------------------------------------ */
 
-/* This backend for the shared code (plugins/common/bh_backend.h): messages
+/* This backend for the shared code (bhost/backend_helper.h): messages
  * start "backend-cuda: ", handles are checked against its magics. */
 extern bh_be bh_cu_be;
 #define bh_cu_fail(h, st, ...) bh_be_fail(&bh_cu_be, h, st, __VA_ARGS__)

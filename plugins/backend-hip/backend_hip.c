@@ -2,7 +2,7 @@
 /*
  * backend_hip.c -- the bhost.backend/1 table of the HIP backend:
  * entry, runtime errors, device queries, get_kernel. Messages and handle
- * checks are the shared ones (plugins/common/bh_backend.h).
+ * checks are the shared ones (bhost/backend_helper.h).
  */
 #include "hip_internal.h"
 

@@ -21,7 +21,7 @@
 
 #include <bhost/plugin.h>
 
-#include "bh_backend.h"
+#include <bhost/backend_helper.h>
 
 /* The runtime functions used, resolved by their exported names. */
 typedef struct bh_hiprt {
@@ -114,7 +114,7 @@ struct bhost_dev {
 
 /* ---- backend_hip.c ------------------------------------------------------- */
 
-/* This backend for the shared code (plugins/common/bh_backend.h): messages
+/* This backend for the shared code (bhost/backend_helper.h): messages
  * start "backend-hip: ", handles are checked against its magics. */
 extern bh_be bh_hip_be;
 #define bh_hip_fail(h, st, ...) bh_be_fail(&bh_hip_be, h, st, __VA_ARGS__)

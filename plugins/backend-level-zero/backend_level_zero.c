@@ -2,7 +2,7 @@
 /*
  * backend_level_zero.c -- the bhost.backend/1 table of the Level Zero
  * backend: entry, ze_result_t names, device queries, get_kernel. Messages
- * and handle checks are the shared ones (plugins/common/bh_backend.h).
+ * and handle checks are the shared ones (bhost/backend_helper.h).
  */
 #include "ze_internal.h"
 

@@ -21,7 +21,7 @@
 
 #include <bhost/plugin.h>
 
-#include "bh_backend.h"
+#include <bhost/backend_helper.h>
 
 #define BH_ZE_FNS(X)                                                           \
     X(zeInit)                                                                  \
@@ -140,7 +140,7 @@ struct bhost_dev {
 
 /* ---- backend_level_zero.c ------------------------------------------------ */
 
-/* This backend for the shared code (plugins/common/bh_backend.h): messages
+/* This backend for the shared code (bhost/backend_helper.h): messages
  * start "backend-level-zero: ", handles are checked against its magics. */
 extern bh_be bh_ze_be;
 #define bh_ze_fail(h, st, ...) bh_be_fail(&bh_ze_be, h, st, __VA_ARGS__)

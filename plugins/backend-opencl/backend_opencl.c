@@ -2,7 +2,7 @@
 /*
  * backend_opencl.c -- the bhost.backend/1 table of the OpenCL backend:
  * entry, OpenCL error names, device queries, get_kernel. Messages and
- * handle checks are the shared ones (plugins/common/bh_backend.h).
+ * handle checks are the shared ones (bhost/backend_helper.h).
  */
 #include "cl_internal.h"
 

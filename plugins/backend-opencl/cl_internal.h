@@ -19,7 +19,7 @@
 
 #include <bhost/plugin.h>
 
-#include "bh_backend.h"
+#include <bhost/backend_helper.h>
 
 #define BH_CL_FNS(X)                                                           \
     X(clGetPlatformIDs)                                                        \
@@ -148,7 +148,7 @@ struct bhost_dev {
 
 /* ---- backend_opencl.c --------------------------------------------------- */
 
-/* This backend for the shared code (plugins/common/bh_backend.h): messages
+/* This backend for the shared code (bhost/backend_helper.h): messages
  * start "backend-opencl: ", handles are checked against its magics. */
 extern bh_be bh_cl_be;
 #define bh_cl_fail(h, st, ...) bh_be_fail(&bh_cl_be, h, st, __VA_ARGS__)

@@ -2,7 +2,7 @@
 /*
  * backend_vulkan.c -- the bhost.backend/1 table of the Vulkan backend:
  * entry, VkResult names, device queries, get_kernel. Messages and handle
- * checks are the shared ones (plugins/common/bh_backend.h).
+ * checks are the shared ones (bhost/backend_helper.h).
  */
 #include "vk_internal.h"
 

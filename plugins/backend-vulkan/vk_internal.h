@@ -23,7 +23,7 @@
 
 #include <bhost/plugin.h>
 
-#include "bh_backend.h"
+#include <bhost/backend_helper.h>
 
 /* ---- Function table --------------------------------------------------- */
 
@@ -238,7 +238,7 @@ struct bhost_dev {
 
 /* ---- backend_vulkan.c --------------------------------------------------- */
 
-/* This backend for the shared code (plugins/common/bh_backend.h): messages
+/* This backend for the shared code (bhost/backend_helper.h): messages
  * start "backend-vulkan: ", handles are checked against its magics. */
 extern bh_be bh_vk_be;
 #define bh_vk_fail(h, st, ...) bh_be_fail(&bh_vk_be, h, st, __VA_ARGS__)

@@ -5,7 +5,7 @@
  * device_count() and device_info() over the backend's loader, and
  * get_kernel()'s checks.
  */
-#include "bh_backend.h"
+#include <bhost/backend_helper.h>
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
  * handles a host passes back to a backend, with the messages every
  * backend gives.
  */
-#include "bh_backend.h"
+#include <bhost/backend_helper.h>
 
 #include <inttypes.h>
 #include <string.h>

@@ -5,7 +5,7 @@
  * of axpy, reduce and gemm operands where backends word them alike.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "bh_backend.h"
+#include <bhost/backend_helper.h>
 
 #include <inttypes.h>
 #include <string.h>

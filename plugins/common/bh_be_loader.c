@@ -4,7 +4,7 @@
  * share: finding the library (an environment override, then a list of
  * sonames), resolving symbols, and recording why loading stopped.
  */
-#include "bh_backend.h"
+#include <bhost/backend_helper.h>
 
 #include <dlfcn.h>
 #include <stdarg.h>

@@ -3,7 +3,7 @@
  * bh_be_report.c -- a backend's messages to the host: set_error and log
  * lines that start with the backend's name.
  */
-#include "bh_backend.h"
+#include <bhost/backend_helper.h>
 
 #include <stdarg.h>
 #include <stdio.h>

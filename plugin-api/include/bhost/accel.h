@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * bhost_accel_ext.h -- backend extensions the accel suite uses.
+ * bhost/accel.h -- optional backend extensions (the accel suite uses them).
  *
  * Served like kernel tables: bhost_backend.get_kernel(dev, id) returns the
  * table, or NULL when the backend lacks it (the benchmark needing it then
@@ -9,8 +9,8 @@
  * clean. The in-tree hardware backends (cuda, hip, level-zero, vulkan,
  * opencl) serve both; a third-party backend MAY.
  */
-#ifndef BHOST_ACCEL_EXT_H
-#define BHOST_ACCEL_EXT_H
+#ifndef BHOST_ACCEL_H
+#define BHOST_ACCEL_H
 
 #include <bhost/plugin.h>
 
@@ -57,4 +57,4 @@ typedef struct bhost_ext_device_index {
     uint32_t(BHOST_ABI *index)(bhost_dev *dev);
 } bhost_ext_device_index;
 
-#endif /* BHOST_ACCEL_EXT_H */
+#endif /* BHOST_ACCEL_H */

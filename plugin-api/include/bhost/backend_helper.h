@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * bh_backend.h -- what the in-tree backend plugins (cpu, cuda, hip,
- * level-zero, opencl, vulkan) share, linked statically into each: the
- * "backend-x: " messages, handle checks, the glue between the
- * bhost.backend/1 table and a backend's loader, kernel-table lookup and
- * the argument checks that read the same everywhere. Nothing here touches
- * a vendor runtime: that stays in each backend's folder.
+ * bhost/backend_helper.h -- an optional static helper for backend plugins
+ * (libbhost_backend_helper.a; pkg-config bhost-backend-helper), linked into
+ * each in-tree backend (cpu, cuda, hip, level-zero, opencl, vulkan) and the
+ * backend template: the "backend-x: " messages, handle checks, the glue
+ * between the bhost.backend/1 table and a backend's loader, kernel-table
+ * lookup and the argument checks that read the same everywhere. Nothing
+ * here touches a vendor runtime: that stays in each backend. Not part of
+ * the ABI: a plugin links its own copy, so it may change between releases.
  *
  * A backend describes itself once in a bh_be (name, handle magics, loader
  * functions) and passes it to every call. Its handles start with the
@@ -17,15 +19,15 @@
  * Thread context: as the backend function that calls in; nothing here
  * keeps state beyond the bh_be the backend owns.
  */
-#ifndef BH_BACKEND_H
-#define BH_BACKEND_H
+#ifndef BHOST_BACKEND_HELPER_H
+#define BHOST_BACKEND_HELPER_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include <bhost/plugin.h>
 
-#include "bhost_accel_ext.h"
+#include <bhost/accel.h>
 
 #if defined(__GNUC__) || defined(__clang__)
 #define BH_BE_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
@@ -240,4 +242,4 @@ int bh_be_sym(void *lib, const char *name, void *slot);
 bhost_status bh_be_stop(char *buf, size_t cap, const char *fmt, ...)
     BH_BE_PRINTF(3, 4);
 
-#endif /* BH_BACKEND_H */
+#endif /* BHOST_BACKEND_HELPER_H */

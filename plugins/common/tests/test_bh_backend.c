@@ -7,7 +7,7 @@
  * loader that fails and one that works, and dlopen/dlsym of libc.
  */
 #define _GNU_SOURCE
-#include "bh_backend.h"
+#include <bhost/backend_helper.h>
 
 #include <stdio.h>
 #include <stdlib.h>
