@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "tk_internal.h"
+#include "tok_internal.h"
 
 static char tmpdir[] = "/tmp/bhtok-test-XXXXXX";
 

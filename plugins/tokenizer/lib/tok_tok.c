@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * tk_tok.c -- the tokenizer object: load dispatch by format, special-token
+ * tok_tok.c -- the tokenizer object: load dispatch by format, special-token
  * splitting, encode/decode/normalize dispatch by model kind, workspaces.
  */
 #define _GNU_SOURCE /* memmem */
-#include "tk_internal.h"
+#include "tok_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,10 +14,10 @@
 /* Allocates an id -> text table of n ids, all without text. */
 int bh_tok_set_ids(bh_tok *t, size_t n)
 {
-    if (n == 0 || n > TK_MAX_IDS)
+    if (n == 0 || n > TOK_MAX_IDS)
         return -1;
     t->id_off = malloc(n * sizeof(uint32_t));
-    t->id_len = bh_tk_calloc(n, sizeof(uint32_t));
+    t->id_len = bh_tok_calloc(n, sizeof(uint32_t));
     if (t->id_off == NULL || t->id_len == NULL)
         return -1;
     for (size_t i = 0; i < n; i++)
@@ -26,12 +26,12 @@ int bh_tok_set_ids(bh_tok *t, size_t n)
     return 0;
 }
 
-/* See tk_internal.h. */
+/* See tok_internal.h. */
 int bh_tok_extend_ids(bh_tok *t, size_t n)
 {
     if (n <= t->nids)
         return 0;
-    if (n > TK_MAX_IDS)
+    if (n > TOK_MAX_IDS)
         return -1;
     uint32_t *off = realloc(t->id_off, n * sizeof(uint32_t));
     if (off == NULL)
@@ -54,8 +54,8 @@ int bh_tok_set_id(bh_tok *t, size_t id, const void *p, size_t len)
 {
     if (id >= t->nids || len > UINT32_MAX || t->id_blob_n + len > UINT32_MAX)
         return -1;
-    if (bh_tk_grow((void **)&t->id_blob, &t->id_blob_cap,
-                   t->id_blob_n + len + 1, 1) != 0)
+    if (bh_tok_grow((void **)&t->id_blob, &t->id_blob_cap,
+                    t->id_blob_n + len + 1, 1) != 0)
         return -1;
     memcpy(t->id_blob + t->id_blob_n, p, len);
     t->id_off[id] = (uint32_t)t->id_blob_n;
@@ -69,7 +69,7 @@ int bh_tok_add_special(bh_tok *t, const char *s, size_t n, int32_t id)
 {
     if (n == 0)
         return 0;
-    tk_special *sp = realloc(t->special, (t->nspecial + 1) * sizeof(*sp));
+    tok_special *sp = realloc(t->special, (t->nspecial + 1) * sizeof(*sp));
     if (sp == NULL)
         return -1;
     t->special = sp;
@@ -103,13 +103,13 @@ bh_tok *bh_tok_load(const char *format, const char *const *paths,
     int rc = -1;
 
     if (format == NULL || paths == NULL || npaths == 0 || paths[0] == NULL) {
-        bh_tk_err(err, errcap, "tokenizer: no format or file given");
+        bh_tok_err(err, errcap, "tokenizer: no format or file given");
         return NULL;
     }
     bh_uni_init();
     t = calloc(1, sizeof(*t));
     if (t == NULL) {
-        bh_tk_err(err, errcap, "%s: out of memory", paths[0]);
+        bh_tok_err(err, errcap, "%s: out of memory", paths[0]);
         return NULL;
     }
     if (pretok_of(format) >= 0) {
@@ -132,15 +132,15 @@ bh_tok *bh_tok_load(const char *format, const char *const *paths,
                      t->id_off[sp[i].id] != ID_NONE ||
                      bh_tok_set_id(t, (size_t)sp[i].id, sp[i].s, strlen(sp[i].s)) != 0 ||
                      bh_tok_add_special(t, sp[i].s, strlen(sp[i].s), sp[i].id) != 0))
-                    rc = bh_tk_err(err, errcap,
-                                   "%s: special token %s (id %d) collides with "
-                                   "a ranked token", paths[0],
-                                   sp[i].s, (int)sp[i].id);
+                    rc = bh_tok_err(err, errcap,
+                                    "%s: special token %s (id %d) collides with "
+                                    "a ranked token", paths[0],
+                                    sp[i].s, (int)sp[i].id);
         }
     } else if (strcmp(format, "gpt2") == 0) {
         if (npaths < 2 || paths[1] == NULL)
-            bh_tk_err(err, errcap, "%s: gpt2 needs encoder.json and vocab.bpe",
-                      paths[0]);
+            bh_tok_err(err, errcap, "%s: gpt2 needs encoder.json and vocab.bpe",
+                       paths[0]);
         else
             rc = bh_load_gpt2(t, paths[0], paths[1], err, errcap);
     } else if (strcmp(format, "hf") == 0) {
@@ -152,8 +152,8 @@ bh_tok *bh_tok_load(const char *format, const char *const *paths,
     } else if (strcmp(format, "spm") == 0) {
         rc = bh_load_spm(t, paths[0], err, errcap);
     } else {
-        bh_tk_err(err, errcap, "%s: unknown tokenizer format '%s'", paths[0],
-                  format);
+        bh_tok_err(err, errcap, "%s: unknown tokenizer format '%s'", paths[0],
+                   format);
     }
     if (rc != 0) {
         bh_tok_free(t);
@@ -195,9 +195,9 @@ size_t bh_tok_vocab_size(const bh_tok *t)
 const char *bh_tok_kind(const bh_tok *t)
 {
     switch (t->kind) {
-    case TK_KIND_BPE:
+    case TOK_KIND_BPE:
         return "bpe";
-    case TK_KIND_WP:
+    case TOK_KIND_WP:
         return "wordpiece";
     default:
         return t->spm.model_type == 2 ? "spm-bpe" : "spm-unigram";
@@ -253,9 +253,9 @@ static int encode_model(const bh_tok *t, bh_tok_ws *ws, const uint8_t *s,
     if (n == 0)
         return 0;
     switch (t->kind) {
-    case TK_KIND_BPE:
+    case TOK_KIND_BPE:
         return bh_bpe_encode(t, ws, s, n, out);
-    case TK_KIND_WP:
+    case TOK_KIND_WP:
         return bh_wp_encode(t, ws, s, n, out);
     default:
         return bh_spm_encode(t, ws, s, n, out);
@@ -269,13 +269,13 @@ static int encode_model(const bh_tok *t, bh_tok_ws *ws, const uint8_t *s,
  * where searching every special from pos at every call took time
  * quadratic in the number of specials in the text (600 KB of
  * "<|endofprompt|>" took 12 s). */
-static const tk_special *next_special(const bh_tok *t, size_t *hit, const char *s,
-                                      size_t n, size_t pos, size_t *at)
+static const tok_special *next_special(const bh_tok *t, size_t *hit, const char *s,
+                                       size_t n, size_t pos, size_t *at)
 {
-    const tk_special *best = NULL;
+    const tok_special *best = NULL;
     size_t best_at = n;
     for (size_t i = 0; i < t->nspecial; i++) {
-        const tk_special *sp = &t->special[i];
+        const tok_special *sp = &t->special[i];
         if (hit[i] == SIZE_MAX || hit[i] < pos) {
             const char *h = sp->n <= n - pos ? memmem(s + pos, n - pos, sp->s, sp->n)
                                              : NULL;
@@ -300,12 +300,12 @@ int bh_tok_encode(const bh_tok *t, bh_tok_ws *ws, const char *text, size_t n,
 
     if (!(flags & BH_TOK_SPECIAL) || t->nspecial == 0)
         return encode_model(t, ws, s, n, out);
-    if (bh_tk_grow((void **)&ws->sp_hit, &ws->sp_cap, t->nspecial, sizeof(size_t)) != 0)
+    if (bh_tok_grow((void **)&ws->sp_hit, &ws->sp_cap, t->nspecial, sizeof(size_t)) != 0)
         return -1;
     for (size_t i = 0; i < t->nspecial; i++)
         ws->sp_hit[i] = SIZE_MAX;
     while (pos < n) {
-        const tk_special *sp = next_special(t, ws->sp_hit, text, n, pos, &at);
+        const tok_special *sp = next_special(t, ws->sp_hit, text, n, pos, &at);
         if (sp == NULL)
             return encode_model(t, ws, s + pos, n - pos, out);
         if (encode_model(t, ws, s + pos, at - pos, out) != 0 ||
@@ -319,9 +319,9 @@ int bh_tok_encode(const bh_tok *t, bh_tok_ws *ws, const char *text, size_t n,
 int bh_tok_decode(const bh_tok *t, const int32_t *ids, size_t n,
                   bh_tok_bytes *out)
 {
-    if (t->kind == TK_KIND_WP)
+    if (t->kind == TOK_KIND_WP)
         return bh_wp_decode(t, ids, n, out);
-    if (t->kind == TK_KIND_SPM)
+    if (t->kind == TOK_KIND_SPM)
         return bh_spm_decode(t, ids, n, out);
     for (size_t i = 0; i < n; i++) {
         int32_t id = ids[i];
@@ -338,9 +338,9 @@ int bh_tok_normalize(const bh_tok *t, bh_tok_ws *ws, const char *text,
                      size_t n, bh_tok_bytes *out)
 {
     (void)ws;
-    if (t->kind == TK_KIND_WP)
+    if (t->kind == TOK_KIND_WP)
         return bh_bert_normalize(&t->wp, (const uint8_t *)text, n, out);
-    if (t->kind == TK_KIND_SPM)
+    if (t->kind == TOK_KIND_SPM)
         return bh_spm_normalize(&t->spm, (const uint8_t *)text, n, out);
     return bh_tok_bytes_append(out, text, n);
 }

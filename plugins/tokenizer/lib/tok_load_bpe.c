@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * tk_load_bpe.c -- loaders for byte-level BPE vocabularies: tiktoken rank
+ * tok_load_bpe.c -- loaders for byte-level BPE vocabularies: tiktoken rank
  * files ("base64(token) rank" per line) and GPT-2's encoder.json + vocab.bpe
  * pair. Every malformed input is a one-line error naming file and line.
  */
-#include "tk_internal.h"
+#include "tok_internal.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -57,7 +57,7 @@ static long b64dec(const char *s, size_t n, uint8_t *out)
     return (long)o;
 }
 
-/* Parses a decimal rank; -1 when not a plain number below TK_MAX_IDS. */
+/* Parses a decimal rank; -1 when not a plain number below TOK_MAX_IDS. */
 static long parse_rank(const char *s, size_t n)
 {
     long v = 0;
@@ -68,7 +68,7 @@ static long parse_rank(const char *s, size_t n)
             return -1;
         v = v * 10 + (s[i] - '0');
     }
-    return v < (long)TK_MAX_IDS ? v : -1;
+    return v < (long)TOK_MAX_IDS ? v : -1;
 }
 
 /* Checks that every single byte is a token and fills byte_id. */
@@ -78,9 +78,9 @@ static int need_bytes(bh_tok *t, const char *path, char *err, size_t cap)
         uint8_t c = (uint8_t)b;
         t->bpe.byte_id[b] = bh_strmap_get(&t->bpe.tokens, &c, 1);
         if (t->bpe.byte_id[b] < 0)
-            return bh_tk_err(err, cap,
-                             "%s: byte 0x%02X has no token; a byte-level "
-                             "vocabulary needs all 256", path, b);
+            return bh_tok_err(err, cap,
+                              "%s: byte 0x%02X has no token; a byte-level "
+                              "vocabulary needs all 256", path, b);
     }
     return 0;
 }
@@ -90,12 +90,12 @@ static int ids_from_tokens(bh_tok *t, size_t nids, const char *path, char *err,
                            size_t cap)
 {
     if (bh_tok_set_ids(t, nids) != 0)
-        return bh_tk_err(err, cap, "%s: out of memory", path);
+        return bh_tok_err(err, cap, "%s: out of memory", path);
     for (size_t i = 0; i < t->bpe.tokens.n; i++) {
         size_t n;
         const char *k = bh_strmap_key(&t->bpe.tokens, i, &n);
         if (bh_tok_set_id(t, (size_t)t->bpe.tokens.val[i], k, n) != 0)
-            return bh_tk_err(err, cap, "%s: out of memory", path);
+            return bh_tok_err(err, cap, "%s: out of memory", path);
     }
     return 0;
 }
@@ -105,7 +105,7 @@ static int ids_from_tokens(bh_tok *t, size_t nids, const char *path, char *err,
 static int grow_seen(uint8_t **seen, size_t *n, size_t r)
 {
     size_t old = *n;
-    if (bh_tk_grow((void **)seen, n, r + 1, 1) != 0)
+    if (bh_tok_grow((void **)seen, n, r + 1, 1) != 0)
         return -1;
     memset(*seen + old, 0, *n - old);
     return 0;
@@ -115,22 +115,22 @@ int bh_load_tiktoken(bh_tok *t, const char *path, int pretok, char *err,
                      size_t cap)
 {
     size_t len, line = 0, maxrank = 0, nseen = 0;
-    char *buf = bh_tok_read_file(path, TK_MAX_FILE, &len, err, cap);
+    char *buf = bh_tok_read_file(path, TOK_MAX_FILE, &len, err, cap);
     uint8_t *tok = NULL;
     uint8_t *seen = NULL; /* seen[r]: rank r was given; grows with the
-                             largest rank (a fixed TK_MAX_IDS table cost
+                             largest rank (a fixed TOK_MAX_IDS table cost
                              4 MB of zeroing per load of a small file) */
     int rc = -1;
 
     if (buf == NULL)
         return -1;
-    t->kind = TK_KIND_BPE;
+    t->kind = TOK_KIND_BPE;
     t->bpe.mode = BPE_RANKS;
     t->bpe.pretok = pretok;
     t->bpe.whole_fast = true;
     tok = malloc(len + 1);
     if (tok == NULL) {
-        bh_tk_err(err, cap, "%s: out of memory", path);
+        bh_tok_err(err, cap, "%s: out of memory", path);
         goto out;
     }
     for (size_t i = 0; i < len;) {
@@ -142,37 +142,37 @@ int bh_load_tiktoken(bh_tok *t, const char *path, int pretok, char *err,
         if (le > i) {
             const char *sp = memchr(buf + i, ' ', le - i);
             if (sp == NULL) {
-                bh_tk_err(err, cap, "%s:%zu: expected 'base64 rank'", path, line);
+                bh_tok_err(err, cap, "%s:%zu: expected 'base64 rank'", path, line);
                 goto out;
             }
             long n = b64dec(buf + i, (size_t)(sp - (buf + i)), tok);
             long r = parse_rank(sp + 1, (size_t)(buf + le - (sp + 1)));
             if (n <= 0) {
-                bh_tk_err(err, cap, "%s:%zu: invalid base64 token", path, line);
+                bh_tok_err(err, cap, "%s:%zu: invalid base64 token", path, line);
                 goto out;
             }
             if (r < 0) {
-                bh_tk_err(err, cap, "%s:%zu: invalid rank (a number below %u)",
-                          path, line, TK_MAX_IDS);
+                bh_tok_err(err, cap, "%s:%zu: invalid rank (a number below %u)",
+                           path, line, TOK_MAX_IDS);
                 goto out;
             }
             if ((size_t)r >= nseen && grow_seen(&seen, &nseen, (size_t)r) != 0) {
-                bh_tk_err(err, cap, "%s: out of memory", path);
+                bh_tok_err(err, cap, "%s: out of memory", path);
                 goto out;
             }
             if (seen[r]) {
-                bh_tk_err(err, cap, "%s:%zu: duplicate rank %ld", path, line, r);
+                bh_tok_err(err, cap, "%s:%zu: duplicate rank %ld", path, line, r);
                 goto out;
             }
             seen[r] = 1;
             int ins = bh_strmap_put(&t->bpe.tokens, tok, (size_t)n, (int32_t)r,
                                     NULL);
             if (ins < 0) {
-                bh_tk_err(err, cap, "%s: out of memory", path);
+                bh_tok_err(err, cap, "%s: out of memory", path);
                 goto out;
             }
             if (ins > 0) {
-                bh_tk_err(err, cap, "%s:%zu: duplicate token", path, line);
+                bh_tok_err(err, cap, "%s:%zu: duplicate token", path, line);
                 goto out;
             }
             if ((size_t)r > maxrank)
@@ -181,7 +181,7 @@ int bh_load_tiktoken(bh_tok *t, const char *path, int pretok, char *err,
         i = e + 1;
     }
     if (t->bpe.tokens.n == 0) {
-        bh_tk_err(err, cap, "%s: no tokens (empty or not a rank file)", path);
+        bh_tok_err(err, cap, "%s: no tokens (empty or not a rank file)", path);
         goto out;
     }
     /* room for the encodings' special tokens above the ranks */
@@ -204,16 +204,16 @@ static int add_bytelevel_token(bh_tok *t, const char *key, int id,
 {
     long n = bh_bytelevel_unmap(key, strlen(key), tmp);
     if (n < 0)
-        return bh_tk_err(err, cap, "%s: token \"%.40s\" is not in the "
-                         "byte-level alphabet", path, key);
-    if (id < 0 || (unsigned)id >= TK_MAX_IDS)
-        return bh_tk_err(err, cap, "%s: token \"%.40s\" has id %d out of range",
-                         path, key, id);
+        return bh_tok_err(err, cap, "%s: token \"%.40s\" is not in the "
+                          "byte-level alphabet", path, key);
+    if (id < 0 || (unsigned)id >= TOK_MAX_IDS)
+        return bh_tok_err(err, cap, "%s: token \"%.40s\" has id %d out of range",
+                          path, key, id);
     int ins = bh_strmap_put(&t->bpe.tokens, tmp, (size_t)n, id, NULL);
     if (ins < 0)
-        return bh_tk_err(err, cap, "%s: out of memory", path);
+        return bh_tok_err(err, cap, "%s: out of memory", path);
     if (ins > 0)
-        return bh_tk_err(err, cap, "%s: duplicate token \"%.40s\"", path, key);
+        return bh_tok_err(err, cap, "%s: duplicate token \"%.40s\"", path, key);
     return 0;
 }
 
@@ -226,16 +226,16 @@ int bh_bpe_vocab_from_json(bh_tok *t, const cJSON *vocab, const char *path,
     size_t tmpcap = 0;
     *maxid = 0;
     if (!cJSON_IsObject(vocab))
-        return bh_tk_err(err, cap, "%s: vocabulary is not a JSON object", path);
+        return bh_tok_err(err, cap, "%s: vocabulary is not a JSON object", path);
     cJSON_ArrayForEach(it, vocab)
     {
         if (!cJSON_IsNumber(it) || it->valuedouble != (double)it->valueint) {
             free(tmp);
-            return bh_tk_err(err, cap, "%s: token \"%.40s\" has no integer id",
-                             path, it->string ? it->string : "");
+            return bh_tok_err(err, cap, "%s: token \"%.40s\" has no integer id",
+                              path, it->string ? it->string : "");
         }
         size_t kl = strlen(it->string);
-        if (bh_tk_grow((void **)&tmp, &tmpcap, kl + 1, 1) != 0 ||
+        if (bh_tok_grow((void **)&tmp, &tmpcap, kl + 1, 1) != 0 ||
             add_bytelevel_token(t, it->string, it->valueint, tmp, path, err,
                                 cap) != 0) {
             free(tmp);
@@ -246,7 +246,7 @@ int bh_bpe_vocab_from_json(bh_tok *t, const cJSON *vocab, const char *path,
     }
     free(tmp);
     if (t->bpe.tokens.n == 0)
-        return bh_tk_err(err, cap, "%s: empty vocabulary", path);
+        return bh_tok_err(err, cap, "%s: empty vocabulary", path);
     return 0;
 }
 
@@ -257,24 +257,24 @@ int bh_bpe_add_merge(bh_tok *t, const char *a, size_t an, const char *b,
 {
     uint8_t ab[512];
     if (an + bn > sizeof(ab) / 2)
-        return bh_tk_err(err, cap, "%s:%zu: merge too long", path, line);
+        return bh_tok_err(err, cap, "%s:%zu: merge too long", path, line);
     long la = bh_bytelevel_unmap(a, an, ab);
     long lb = la < 0 ? -1 : bh_bytelevel_unmap(b, bn, ab + la);
     if (la <= 0 || lb <= 0)
-        return bh_tk_err(err, cap, "%s:%zu: merge is not in the byte-level "
-                         "alphabet", path, line);
+        return bh_tok_err(err, cap, "%s:%zu: merge is not in the byte-level "
+                          "alphabet", path, line);
     int32_t ia = bh_strmap_get(&t->bpe.tokens, ab, (size_t)la);
     int32_t ib = bh_strmap_get(&t->bpe.tokens, ab + la, (size_t)lb);
     int32_t im = bh_strmap_get(&t->bpe.tokens, ab, (size_t)(la + lb));
     if (ia < 0 || ib < 0 || im < 0)
-        return bh_tk_err(err, cap, "%s:%zu: merge \"%.*s %.*s\" names a token "
-                         "missing from the vocabulary", path, line, (int)an, a,
-                         (int)bn, b);
+        return bh_tok_err(err, cap, "%s:%zu: merge \"%.*s %.*s\" names a token "
+                          "missing from the vocabulary", path, line, (int)an, a,
+                          (int)bn, b);
     uint64_t key = ((uint64_t)(uint32_t)ia << 32) | (uint32_t)ib, old;
     if (bh_u64map_get(&t->bpe.pairs, key, &old))
         return 0; /* a repeated merge keeps its first (lowest) rank */
     if (bh_u64map_put(&t->bpe.pairs, key, ((uint64_t)rank << 32) | (uint32_t)im) != 0)
-        return bh_tk_err(err, cap, "%s: out of memory", path);
+        return bh_tok_err(err, cap, "%s: out of memory", path);
     return 0;
 }
 
@@ -286,7 +286,7 @@ int bh_bpe_finish(bh_tok *t, size_t maxid, const char *path, char *err,
         ids_from_tokens(t, maxid + 1, path, err, cap) != 0)
         return -1;
     if (!t->bpe.whole_fast && bh_bpe_mark_whole(t) != 0)
-        return bh_tk_err(err, cap, "%s: out of memory", path);
+        return bh_tok_err(err, cap, "%s: out of memory", path);
     return 0;
 }
 
@@ -299,18 +299,18 @@ int bh_load_gpt2(bh_tok *t, const char *encoder_json, const char *vocab_bpe,
     cJSON *root = NULL;
     int rc = -1;
 
-    t->kind = TK_KIND_BPE;
+    t->kind = TOK_KIND_BPE;
     t->bpe.mode = BPE_MERGES;
     t->bpe.pretok = PRETOK_GPT2;
-    json = bh_tok_read_file(encoder_json, TK_MAX_FILE, &jlen, err, cap);
+    json = bh_tok_read_file(encoder_json, TOK_MAX_FILE, &jlen, err, cap);
     if (json == NULL)
         goto out;
-    bpe = bh_tok_read_file(vocab_bpe, TK_MAX_FILE, &blen, err, cap);
+    bpe = bh_tok_read_file(vocab_bpe, TOK_MAX_FILE, &blen, err, cap);
     if (bpe == NULL)
         goto out;
     root = cJSON_ParseWithLength(json, jlen);
     if (root == NULL) {
-        bh_tk_err(err, cap, "%s: not valid JSON", encoder_json);
+        bh_tok_err(err, cap, "%s: not valid JSON", encoder_json);
         goto out;
     }
     if (bh_bpe_vocab_from_json(t, root, encoder_json, err, cap, &maxid) != 0)
@@ -325,8 +325,8 @@ int bh_load_gpt2(bh_tok *t, const char *encoder_json, const char *vocab_bpe,
             const char *sp = memchr(bpe + i, ' ', le - i);
             if (sp == NULL || sp == bpe + i || sp + 1 == bpe + le ||
                 memchr(sp + 1, ' ', (size_t)(bpe + le - sp - 1)) != NULL) {
-                bh_tk_err(err, cap, "%s:%zu: expected 'left right'", vocab_bpe,
-                          line);
+                bh_tok_err(err, cap, "%s:%zu: expected 'left right'", vocab_bpe,
+                           line);
                 goto out;
             }
             if (bh_bpe_add_merge(t, bpe + i, (size_t)(sp - bpe - i), sp + 1,
@@ -337,7 +337,7 @@ int bh_load_gpt2(bh_tok *t, const char *encoder_json, const char *vocab_bpe,
         i = e + 1;
     }
     if (rank == 0) {
-        bh_tk_err(err, cap, "%s: no merges", vocab_bpe);
+        bh_tok_err(err, cap, "%s: no merges", vocab_bpe);
         goto out;
     }
     if (bh_bpe_finish(t, maxid, encoder_json, err, cap) != 0)
@@ -345,7 +345,7 @@ int bh_load_gpt2(bh_tok *t, const char *encoder_json, const char *vocab_bpe,
     {
         int32_t eot = bh_strmap_get(&t->bpe.tokens, "<|endoftext|>", 13);
         if (eot >= 0 && bh_tok_add_special(t, "<|endoftext|>", 13, eot) != 0) {
-            bh_tk_err(err, cap, "%s: out of memory", encoder_json);
+            bh_tok_err(err, cap, "%s: out of memory", encoder_json);
             goto out;
         }
     }

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * tk_spm_trie.c -- the piece trie of SentencePiece unigram models: a
+ * tok_spm_trie.c -- the piece trie of SentencePiece unigram models: a
  * pointer trie is built from the sorted pieces (children contiguous and
  * sorted by byte), then laid out as a double array (base/check, first-fit),
  * so that the Viterbi walk costs one load and one compare per byte.
  */
-#include "tk_internal.h"
+#include "tok_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -50,10 +50,10 @@ static uint32_t new_node(builder *b, uint32_t depth)
     tree *t = b->t;
     size_t c1 = b->cap_nodes, c2 = b->cap_nodes, c3 = b->cap_nodes,
            c4 = b->cap_nodes;
-    if (bh_tk_grow((void **)&t->first, &c1, t->nnodes + 1, sizeof(uint32_t)) ||
-        bh_tk_grow((void **)&t->count, &c2, t->nnodes + 1, sizeof(uint32_t)) ||
-        bh_tk_grow((void **)&t->id, &c3, t->nnodes + 1, sizeof(int32_t)) ||
-        bh_tk_grow((void **)&t->depth, &c4, t->nnodes + 1, sizeof(uint32_t))) {
+    if (bh_tok_grow((void **)&t->first, &c1, t->nnodes + 1, sizeof(uint32_t)) ||
+        bh_tok_grow((void **)&t->count, &c2, t->nnodes + 1, sizeof(uint32_t)) ||
+        bh_tok_grow((void **)&t->id, &c3, t->nnodes + 1, sizeof(int32_t)) ||
+        bh_tok_grow((void **)&t->depth, &c4, t->nnodes + 1, sizeof(uint32_t))) {
         b->oom = 1;
         return 0;
     }
@@ -85,8 +85,8 @@ static uint32_t build(builder *b, size_t lo, size_t hi, uint32_t depth)
         nch++;
     }
     size_t c1 = b->cap_edges, c2 = b->cap_edges;
-    if (bh_tk_grow((void **)&t->lab, &c1, t->nedges + nch, 1) ||
-        bh_tk_grow((void **)&t->child, &c2, t->nedges + nch, sizeof(uint32_t))) {
+    if (bh_tok_grow((void **)&t->lab, &c1, t->nedges + nch, 1) ||
+        bh_tok_grow((void **)&t->child, &c2, t->nedges + nch, sizeof(uint32_t))) {
         b->oom = 1;
         return 0;
     }
@@ -140,11 +140,11 @@ static int da_reserve(bh_spm_trie *d, freelist *fl, size_t i)
     if (i < d->cap)
         return 0;
     size_t c = d->cap, c1 = c, c2 = c, c3 = c, c4 = c, c5 = fl->cap;
-    if (bh_tk_grow((void **)&fl->nf, &c5, i + 1, sizeof(uint32_t)) ||
-        bh_tk_grow((void **)&d->base, &c1, i + 1, sizeof(int32_t)) ||
-        bh_tk_grow((void **)&d->check, &c2, i + 1, sizeof(int32_t)) ||
-        bh_tk_grow((void **)&d->id, &c3, i + 1, sizeof(int32_t)) ||
-        bh_tk_grow((void **)&d->score, &c4, i + 1, sizeof(double)))
+    if (bh_tok_grow((void **)&fl->nf, &c5, i + 1, sizeof(uint32_t)) ||
+        bh_tok_grow((void **)&d->base, &c1, i + 1, sizeof(int32_t)) ||
+        bh_tok_grow((void **)&d->check, &c2, i + 1, sizeof(int32_t)) ||
+        bh_tok_grow((void **)&d->id, &c3, i + 1, sizeof(int32_t)) ||
+        bh_tok_grow((void **)&d->score, &c4, i + 1, sizeof(double)))
         return -1;
     for (size_t k = fl->cap; k < c5; k++)
         fl->nf[k] = (uint32_t)k;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * tk_spm_norm.c -- SentencePiece's normalizer: user-defined symbols pass
+ * tok_spm_norm.c -- SentencePiece's normalizer: user-defined symbols pass
  * through verbatim, otherwise the longest precompiled_charsmap rule (a
  * darts-clone double array plus NUL-terminated replacements) rewrites the
  * input prefix, and invalid UTF-8 becomes U+FFFD one byte at a time. Then the
@@ -8,7 +8,7 @@
  * (remove_extra_whitespaces), ' ' -> U+2581 (escape_whitespaces) and the
  * dummy prefix (or suffix) U+2581.
  */
-#include "tk_internal.h"
+#include "tok_internal.h"
 
 #include <string.h>
 
@@ -77,7 +77,7 @@ static size_t norm_prefix(const bh_spm *m, const uint8_t *s, size_t n,
             return k;
         }
     }
-    if (bh_utf8_dec(s, n, &len) == TK_BAD_CP) {
+    if (bh_utf8_dec(s, n, &len) == TOK_BAD_CP) {
         *out = "\xEF\xBF\xBD";
         *outn = 3;
         return 1;
@@ -132,7 +132,7 @@ int bh_spm_normalize(const bh_spm *m, const uint8_t *s, size_t n,
     if (!m->ws_as_suffix && m->add_dummy_prefix && add_ws(m, out) != 0)
         return -1;
     bool prev_space = m->remove_extra_ws;
-    if (bh_tk_grow((void **)&out->p, &out->cap, out->n + 3 * n + 16, 1) != 0)
+    if (bh_tok_grow((void **)&out->p, &out->cap, out->n + 3 * n + 16, 1) != 0)
         return -1;
     while (n > 0) {
         if (s[0] < 0x80 && m->ascii_plain[s[0]] && out->n + 4 <= out->cap) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * tk_bert.c -- Hugging Face's BertNormalizer, step for step:
+ * tok_bert.c -- Hugging Face's BertNormalizer, step for step:
  *   1. clean text: drop U+0000, U+FFFD and Cc/Cf/Co characters other than
  *      \t \n \r; White_Space characters become ' ';
  *   2. spaces around CJK ideographs (HF's ranges, 2B920 start included);
@@ -8,7 +8,7 @@
  *   4. lowercase per character (full mapping: U+0130 -> "i\u0307").
  * ASCII takes a table-free fast path. Invalid UTF-8 bytes are dropped.
  */
-#include "tk_internal.h"
+#include "tok_internal.h"
 
 #include <utf8proc.h>
 
@@ -95,7 +95,7 @@ int bh_bert_normalize(const bh_wp *wp, const uint8_t *s, size_t n,
     uint32_t run[64]; /* a starter plus its marks, pending NFD */
     size_t nrun = 0, len;
 
-    if (bh_tk_grow((void **)&out->p, &out->cap, out->n + n + 16, 1) != 0)
+    if (bh_tok_grow((void **)&out->p, &out->cap, out->n + n + 16, 1) != 0)
         return -1;
     for (size_t i = 0; i < n; i += len) {
         uint32_t cp;
@@ -125,7 +125,7 @@ int bh_bert_normalize(const bh_wp *wp, const uint8_t *s, size_t n,
             continue;
         }
         cp = bh_utf8_dec(s + i, n - i, &len);
-        if (cp == TK_BAD_CP)
+        if (cp == TOK_BAD_CP)
             continue;
         unsigned f = bh_uni_flags(cp);
         if (wp->clean_text) {

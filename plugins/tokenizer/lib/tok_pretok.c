@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * tk_pretok.c -- the GPT-2, cl100k and o200k pre-tokenizer regexes as
+ * tok_pretok.c -- the GPT-2, cl100k and o200k pre-tokenizer regexes as
  * hand-written matchers with the regex engines' leftmost-first semantics:
  * at each position the alternatives are tried in order, quantifiers are
  * greedy and backtrack, and the first alternative that matches wins.
@@ -15,10 +15,10 @@
  *            (?i:'s|...)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|
  *            \s*[\r\n]+|\s+(?!\S)|\s+
  *
- * \s is Unicode White_Space, \p{..} are general categories (tk_uni.c).
+ * \s is Unicode White_Space, \p{..} are general categories (tok_uni.c).
  * Invalid UTF-8 bytes count as one character of none of the classes.
  */
-#include "tk_internal.h"
+#include "tok_internal.h"
 
 #include <string.h>
 
@@ -37,7 +37,7 @@ static const char pat_o200k[] =
     "\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*|\\s*[\\r\\n]+|"
     "\\s+(?!\\S)|\\s+";
 
-/* See tk_internal.h. */
+/* See tok_internal.h. */
 const char *bh_pretok_pattern(int kind)
 {
     switch (kind) {
@@ -258,7 +258,7 @@ static size_t o200k_next(const uint8_t *s, size_t n, size_t i)
     return ws_newline(s, n, i);
 }
 
-/* See tk_internal.h: dispatch by regex kind. */
+/* See tok_internal.h: dispatch by regex kind. */
 size_t bh_pretok_next(int kind, const uint8_t *s, size_t n, size_t i)
 {
     switch (kind) {

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * tk_spm_bpe.c -- SentencePiece BPE (bpe_model.cc of 0.1.97): split the
+ * tok_spm_bpe.c -- SentencePiece BPE (bpe_model.cc of 0.1.97): split the
  * normalized text into characters (user-defined symbols whole and frozen),
  * then repeatedly merge the adjacent pair whose concatenation is a piece of
  * highest score (ties: smaller left index) using a max-heap with lazy
  * invalidation, then split UNUSED pieces back into the halves that formed
  * them and emit with byte fallback / unknown merging.
  */
-#include "tk_internal.h"
+#include "tok_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +43,7 @@ static bool before(const pair_ent *a, const pair_ent *b)
 /* Pushes e on the max-heap; 0 or -1 (out of memory). */
 static int hpush(bpe_ctx *c, pair_ent e)
 {
-    if (bh_tk_grow((void **)&c->heap, &c->hcap, c->hn + 1, sizeof(pair_ent)))
+    if (bh_tok_grow((void **)&c->heap, &c->hcap, c->hn + 1, sizeof(pair_ent)))
         return -1;
     size_t i = c->hn++;
     while (i > 0) {
@@ -222,7 +222,7 @@ int bh_spm_bpe(const bh_spm *m, bh_tok_ws *ws, const uint8_t *s, size_t n,
     if (!m->bpe_chunks)
         return segment(m, s, n, &prev_unk, out, NULL);
     if (ws->cache == NULL &&
-        (ws->cache = calloc(TK_CACHE_SLOTS, sizeof(tk_cache_ent))) == NULL)
+        (ws->cache = calloc(TOK_CACHE_SLOTS, sizeof(tok_cache_ent))) == NULL)
         return -1;
     for (size_t a = 0; a < n;) {
         /* the chunk runs to the next U+2581 after its first byte */
@@ -231,19 +231,19 @@ int bh_spm_bpe(const bh_spm *m, bh_tok_ws *ws, const uint8_t *s, size_t n,
                           memcmp(s + e, kSpace, 3) == 0))
             e++;
         size_t len = e - a;
-        if (len > TK_CACHE_KEY) {
+        if (len > TOK_CACHE_KEY) {
             if (segment(m, s + a, len, &prev_unk, out, NULL) != 0)
                 goto out;
             a = e;
             continue;
         }
-        uint64_t h = bh_tk_hash(s + a, len);
-        tk_cache_ent *ce = &ws->cache[h & (TK_CACHE_SLOTS - 1)];
+        uint64_t h = bh_tok_hash(s + a, len);
+        tok_cache_ent *ce = &ws->cache[h & (TOK_CACHE_SLOTS - 1)];
         if (!(ce->hash == h && ce->len == len && memcmp(ce->key, s + a, len) == 0)) {
             packed.n = 0;
             if (segment(m, s + a, len, NULL, NULL, &packed) != 0)
                 goto out;
-            if (packed.n > TK_CACHE_IDS) {
+            if (packed.n > TOK_CACHE_IDS) {
                 if (replay(m, s + a, packed.v, packed.n, &prev_unk, out) != 0)
                     goto out;
                 a = e;

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * tk_wordpiece.c -- BERT WordPiece: vocab.txt loading, the BertPreTokenizer
+ * tok_wordpiece.c -- BERT WordPiece: vocab.txt loading, the BertPreTokenizer
  * (split on whitespace, isolate every punctuation character), greedy
  * longest-match-first pieces with "##" continuations (a word with any
  * unmatched position, or longer than 100 characters, becomes [UNK]) and
  * Hugging Face's WordPiece decoder.
  */
-#include "tk_internal.h"
+#include "tok_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -223,8 +223,8 @@ int bh_wp_finish(bh_tok *t, const char *unk, const char *path, char *err,
     bh_wp *wp = &t->wp;
     wp->unk_id = bh_strmap_get(&wp->vocab, unk, strlen(unk));
     if (wp->unk_id < 0)
-        return bh_tk_err(err, cap, "%s: the vocabulary has no %s token", path,
-                         unk);
+        return bh_tok_err(err, cap, "%s: the vocabulary has no %s token", path,
+                          unk);
     for (size_t i = 0; i < wp->vocab.n; i++)
         if (wp->vocab.len[i] > wp->max_piece)
             wp->max_piece = wp->vocab.len[i];
@@ -232,7 +232,7 @@ int bh_wp_finish(bh_tok *t, const char *unk, const char *path, char *err,
         int32_t id = bh_strmap_get(&wp->vocab, specials[i], strlen(specials[i]));
         if (id >= 0 && bh_tok_special_id(t, specials[i]) < 0 &&
             bh_tok_add_special(t, specials[i], strlen(specials[i]), id) != 0)
-            return bh_tk_err(err, cap, "%s: out of memory", path);
+            return bh_tok_err(err, cap, "%s: out of memory", path);
     }
     return 0;
 }
@@ -241,12 +241,12 @@ int bh_load_bert_vocab(bh_tok *t, const char *path, bool lowercase,
                        char *err, size_t cap)
 {
     size_t len, line = 0;
-    char *buf = bh_tok_read_file(path, TK_MAX_FILE, &len, err, cap);
+    char *buf = bh_tok_read_file(path, TOK_MAX_FILE, &len, err, cap);
     int rc = -1;
 
     if (buf == NULL)
         return -1;
-    t->kind = TK_KIND_WP;
+    t->kind = TOK_KIND_WP;
     bh_wp_init_defaults(&t->wp);
     t->wp.lowercase = lowercase;
     t->wp.strip_accents = lowercase;
@@ -260,41 +260,41 @@ int bh_load_bert_vocab(bh_tok *t, const char *path, bool lowercase,
                           buf[le - 1] == '\t'))
             le--;
         for (size_t k = i; k < le; k += cl) {
-            if (bh_utf8_dec((const uint8_t *)buf + k, le - k, &cl) == TK_BAD_CP) {
-                bh_tk_err(err, cap, "%s:%zu: invalid UTF-8", path, line);
+            if (bh_utf8_dec((const uint8_t *)buf + k, le - k, &cl) == TOK_BAD_CP) {
+                bh_tok_err(err, cap, "%s:%zu: invalid UTF-8", path, line);
                 goto out;
             }
         }
         if (le == i) {
-            bh_tk_err(err, cap, "%s:%zu: empty token", path, line);
+            bh_tok_err(err, cap, "%s:%zu: empty token", path, line);
             goto out;
         }
-        if (line > TK_MAX_IDS) {
-            bh_tk_err(err, cap, "%s:%zu: too many tokens", path, line);
+        if (line > TOK_MAX_IDS) {
+            bh_tok_err(err, cap, "%s:%zu: too many tokens", path, line);
             goto out;
         }
         int ins = bh_strmap_put(&t->wp.vocab, buf + i, le - i,
                                 (int32_t)(line - 1), NULL);
         if (ins < 0) {
-            bh_tk_err(err, cap, "%s: out of memory", path);
+            bh_tok_err(err, cap, "%s: out of memory", path);
             goto out;
         }
         if (ins > 0) {
-            bh_tk_err(err, cap, "%s:%zu: duplicate token \"%.*s\"", path, line,
-                      (int)(le - i > 40 ? 40 : le - i), buf + i);
+            bh_tok_err(err, cap, "%s:%zu: duplicate token \"%.*s\"", path, line,
+                       (int)(le - i > 40 ? 40 : le - i), buf + i);
             goto out;
         }
         i = e + 1;
     }
     if (line == 0 || bh_tok_set_ids(t, line) != 0) {
-        bh_tk_err(err, cap, "%s: no tokens", path);
+        bh_tok_err(err, cap, "%s: no tokens", path);
         goto out;
     }
     for (size_t i = 0; i < t->wp.vocab.n; i++) {
         size_t kn;
         const char *k = bh_strmap_key(&t->wp.vocab, i, &kn);
         if (bh_tok_set_id(t, (size_t)t->wp.vocab.val[i], k, kn) != 0) {
-            bh_tk_err(err, cap, "%s: out of memory", path);
+            bh_tok_err(err, cap, "%s: out of memory", path);
             goto out;
         }
     }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * tk_spm_enc.c -- SentencePiece encoding after normalization, as Debian's
+ * tok_spm_enc.c -- SentencePiece encoding after normalization, as Debian's
  * sentencepiece 0.1.97 does it:
  *  - unigram: the one-pass Viterbi of EncodeOptimized over UTF-8 positions
  *    (float path scores, user-defined pieces scored length * max_score - 0.1
@@ -12,7 +12,7 @@
  *    consecutive unknown pieces merge into one.
  * This file is built with -ffp-contract=off so float sums match.
  */
-#include "tk_internal.h"
+#include "tok_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -54,9 +54,9 @@ static int unigram(const bh_spm *m, bh_tok_ws *ws, const uint8_t *s, size_t n,
 
     if (need > ws->v_cap) {
         size_t c1 = ws->v_cap, c2 = ws->v_cap, c3 = ws->v_cap;
-        if (bh_tk_grow((void **)&ws->vs, &c1, need, sizeof(float)) ||
-            bh_tk_grow((void **)&ws->vstart, &c2, need, sizeof(int32_t)) ||
-            bh_tk_grow((void **)&ws->vid, &c3, need, sizeof(int32_t)))
+        if (bh_tok_grow((void **)&ws->vs, &c1, need, sizeof(float)) ||
+            bh_tok_grow((void **)&ws->vstart, &c2, need, sizeof(int32_t)) ||
+            bh_tok_grow((void **)&ws->vid, &c3, need, sizeof(int32_t)))
             return -1;
         ws->v_cap = c1;
     }
@@ -109,17 +109,17 @@ static int unigram(const bh_spm *m, bh_tok_ws *ws, const uint8_t *s, size_t n,
     size_t cnt = 0;
     if (n + 1 > ws->p_cap) {
         size_t c = ws->p_cap;
-        if (bh_tk_grow((void **)&ws->p_pos, &c, n + 1, sizeof(uint32_t)))
+        if (bh_tok_grow((void **)&ws->p_pos, &c, n + 1, sizeof(uint32_t)))
             return -1;
         size_t c2 = ws->p_cap;
-        if (bh_tk_grow((void **)&ws->p_id, &c2, n + 1, sizeof(int32_t)))
+        if (bh_tok_grow((void **)&ws->p_id, &c2, n + 1, sizeof(int32_t)))
             return -1;
         /* keep the other BPE arrays consistent with p_cap */
         size_t c3 = ws->p_cap, c4 = ws->p_cap, c5 = ws->p_cap, c6 = ws->p_cap;
-        if (bh_tk_grow((void **)&ws->p_rank, &c3, n + 1, sizeof(uint32_t)) ||
-            bh_tk_grow((void **)&ws->p_mid, &c4, n + 1, sizeof(uint32_t)) ||
-            bh_tk_grow((void **)&ws->p_prev, &c5, n + 1, sizeof(int32_t)) ||
-            bh_tk_grow((void **)&ws->p_next, &c6, n + 1, sizeof(int32_t)))
+        if (bh_tok_grow((void **)&ws->p_rank, &c3, n + 1, sizeof(uint32_t)) ||
+            bh_tok_grow((void **)&ws->p_mid, &c4, n + 1, sizeof(uint32_t)) ||
+            bh_tok_grow((void **)&ws->p_prev, &c5, n + 1, sizeof(int32_t)) ||
+            bh_tok_grow((void **)&ws->p_next, &c6, n + 1, sizeof(int32_t)))
             return -1;
         ws->p_cap = c;
     }

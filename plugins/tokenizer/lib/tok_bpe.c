@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * tk_bpe.c -- byte-level BPE over one pre-token. Two rank sources:
+ * tok_bpe.c -- byte-level BPE over one pre-token. Two rank sources:
  * tiktoken rank files (the adjacent pair whose concatenated bytes have the
  * lowest rank merges first) and merge lists (the (left, right) pair with the
  * lowest merge rank). Ties go to the leftmost pair. Short pieces use a
  * quadratic scan over a small array; long ones a binary heap over a linked
  * list, so a 1 MB pre-token stays O(n log n).
  */
-#include "tk_internal.h"
+#include "tok_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -43,22 +43,22 @@ static int reserve(bh_tok_ws *ws, size_t n)
         return 0;
     size_t cap = ws->p_cap, c;
     c = cap;
-    if (bh_tk_grow((void **)&ws->p_pos, &c, n + 1, sizeof(uint32_t)) != 0)
+    if (bh_tok_grow((void **)&ws->p_pos, &c, n + 1, sizeof(uint32_t)) != 0)
         return -1;
     c = cap;
-    if (bh_tk_grow((void **)&ws->p_id, &c, n + 1, sizeof(int32_t)) != 0)
+    if (bh_tok_grow((void **)&ws->p_id, &c, n + 1, sizeof(int32_t)) != 0)
         return -1;
     c = cap;
-    if (bh_tk_grow((void **)&ws->p_rank, &c, n + 1, sizeof(uint32_t)) != 0)
+    if (bh_tok_grow((void **)&ws->p_rank, &c, n + 1, sizeof(uint32_t)) != 0)
         return -1;
     c = cap;
-    if (bh_tk_grow((void **)&ws->p_mid, &c, n + 1, sizeof(uint32_t)) != 0)
+    if (bh_tok_grow((void **)&ws->p_mid, &c, n + 1, sizeof(uint32_t)) != 0)
         return -1;
     c = cap;
-    if (bh_tk_grow((void **)&ws->p_prev, &c, n + 1, sizeof(int32_t)) != 0)
+    if (bh_tok_grow((void **)&ws->p_prev, &c, n + 1, sizeof(int32_t)) != 0)
         return -1;
     c = cap;
-    if (bh_tk_grow((void **)&ws->p_next, &c, n + 1, sizeof(int32_t)) != 0)
+    if (bh_tok_grow((void **)&ws->p_next, &c, n + 1, sizeof(int32_t)) != 0)
         return -1;
     ws->p_cap = c;
     return 0;
@@ -122,7 +122,7 @@ static int small_merge(const bh_bpe *b, bh_tok_ws *ws, const uint8_t *s,
 static int heap_push(bh_tok_ws *ws, size_t *hn, uint64_t key)
 {
     if (*hn + 1 > ws->heap_cap &&
-        bh_tk_grow((void **)&ws->heap, &ws->heap_cap, *hn + 1, sizeof(uint64_t)) != 0)
+        bh_tok_grow((void **)&ws->heap, &ws->heap_cap, *hn + 1, sizeof(uint64_t)) != 0)
         return -1;
     uint64_t *h = ws->heap;
     size_t i = (*hn)++;
@@ -173,10 +173,10 @@ static uint64_t heap_pop(bh_tok_ws *ws, size_t *hn)
 
 /* One part of a long piece, indexed by its start offset; kept together so
  * that a heap pop touches one cache line. */
-typedef struct tk_part {
+typedef struct tok_part {
     int32_t id, prev, next; /* id -2: absorbed into its left neighbour */
     uint32_t rank, mid;     /* the pair starting here: rank and merged id */
-} tk_part;
+} tok_part;
 
 /* Computes the pair starting at part l into its rank/mid (NO_RANK when it
  * does not merge) and queues it: pushed, or only appended when
@@ -184,7 +184,7 @@ typedef struct tk_part {
 static int push_pair(const bh_bpe *b, bh_tok_ws *ws, const uint8_t *s,
                      size_t n, int32_t l, size_t *hn, bool append_only)
 {
-    tk_part *pt = ws->parts;
+    tok_part *pt = ws->parts;
     int32_t r, t = -1;
     if (l < 0)
         return 0;
@@ -200,7 +200,7 @@ static int push_pair(const bh_bpe *b, bh_tok_ws *ws, const uint8_t *s,
     uint64_t key = ((uint64_t)rk << 32) | (uint32_t)l;
     if (!append_only)
         return heap_push(ws, hn, key);
-    if (bh_tk_grow((void **)&ws->heap, &ws->heap_cap, *hn + 1, sizeof(uint64_t)))
+    if (bh_tok_grow((void **)&ws->heap, &ws->heap_cap, *hn + 1, sizeof(uint64_t)))
         return -1;
     ws->heap[(*hn)++] = key;
     return 0;
@@ -213,10 +213,10 @@ static int heap_merge(const bh_bpe *b, bh_tok_ws *ws, const uint8_t *s,
 {
     size_t hn = 0;
 
-    if (bh_tk_grow((void **)&ws->parts, &ws->parts_cap, n, sizeof(tk_part)) ||
-        bh_tk_grow((void **)&ws->heap, &ws->heap_cap, n, sizeof(uint64_t)))
+    if (bh_tok_grow((void **)&ws->parts, &ws->parts_cap, n, sizeof(tok_part)) ||
+        bh_tok_grow((void **)&ws->heap, &ws->heap_cap, n, sizeof(uint64_t)))
         return -1;
-    tk_part *pt = ws->parts;
+    tok_part *pt = ws->parts;
     for (size_t k = 0; k < n; k++) {
         pt[k].id = b->byte_id[s[k]];
         pt[k].prev = (int32_t)k - 1;
@@ -231,7 +231,7 @@ static int heap_merge(const bh_bpe *b, bh_tok_ws *ws, const uint8_t *s,
     while (hn > 0) {
         uint64_t top = heap_pop(ws, &hn);
         int32_t l = (int32_t)(uint32_t)top, r;
-        tk_part *pl = &pt[l];
+        tok_part *pl = &pt[l];
         if (pl->id == -2 || pl->rank != (uint32_t)(top >> 32) || (r = pl->next) < 0)
             continue; /* stale entry */
         pl->id = (int32_t)pl->mid;
@@ -265,14 +265,14 @@ int bh_bpe_piece(const bh_bpe *b, bh_tok_ws *ws, const uint8_t *s, size_t n,
     }
     if (n > INT32_MAX - 1 || reserve(ws, n) != 0)
         return -1;
-    if (n > TK_CACHE_KEY)
+    if (n > TOK_CACHE_KEY)
         return n <= SMALL_PIECE ? small_merge(b, ws, s, n, out)
                                 : heap_merge(b, ws, s, n, out);
     if (ws->cache == NULL &&
-        (ws->cache = calloc(TK_CACHE_SLOTS, sizeof(tk_cache_ent))) == NULL)
+        (ws->cache = calloc(TOK_CACHE_SLOTS, sizeof(tok_cache_ent))) == NULL)
         return -1;
-    uint64_t h = bh_tk_hash(s, n);
-    tk_cache_ent *e = &ws->cache[h & (TK_CACHE_SLOTS - 1)];
+    uint64_t h = bh_tok_hash(s, n);
+    tok_cache_ent *e = &ws->cache[h & (TOK_CACHE_SLOTS - 1)];
     if (e->hash == h && e->len == n && memcmp(e->key, s, n) == 0) {
         for (size_t k = 0; k < e->nids; k++)
             if (bh_tok_ids_push(out, e->ids[k]) != 0)
@@ -282,7 +282,7 @@ int bh_bpe_piece(const bh_bpe *b, bh_tok_ws *ws, const uint8_t *s, size_t n,
     size_t mark = out->n;
     if (small_merge(b, ws, s, n, out) != 0)
         return -1;
-    if (out->n - mark <= TK_CACHE_IDS) {
+    if (out->n - mark <= TOK_CACHE_IDS) {
         e->hash = h;
         e->len = (uint8_t)n;
         e->nids = (uint8_t)(out->n - mark);
@@ -309,7 +309,7 @@ int bh_bpe_encode(const bh_tok *t, bh_tok_ws *ws, const uint8_t *s, size_t n,
     return 0;
 }
 
-/* See tk_internal.h. Builds b->whole_ok; 0 or -1 (out of memory). */
+/* See tok_internal.h. Builds b->whole_ok; 0 or -1 (out of memory). */
 int bh_bpe_mark_whole(bh_tok *t)
 {
     bh_bpe *b = &t->bpe;

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * tk_hfjson.c -- Hugging Face tokenizer.json (cJSON): byte-level BPE models
+ * tok_hfjson.c -- Hugging Face tokenizer.json (cJSON): byte-level BPE models
  * (GPT-2, RoBERTa, Llama-3-style Split + ByteLevel pipelines whose regex is
  * one of the known pre-tokenizers) and WordPiece models with the
  * BertNormalizer and BertPreTokenizer. Other pipelines are refused with a
  * message naming the component, never guessed.
  */
-#include "tk_internal.h"
+#include "tok_internal.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -38,7 +38,7 @@ static bool flag(const cJSON *o, const char *key, bool dflt)
 /* One-line "unsupported tokenizer.json" error; returns -1. */
 static int bad(const char *path, const char *what, char *err, size_t cap)
 {
-    return bh_tk_err(err, cap, "%s: unsupported tokenizer.json: %s", path, what);
+    return bh_tok_err(err, cap, "%s: unsupported tokenizer.json: %s", path, what);
 }
 
 /* The pre-token regex of a ByteLevel or Split+ByteLevel pipeline. */
@@ -86,7 +86,7 @@ static int load_bpe(bh_tok *t, const cJSON *root, const cJSON *model,
     size_t maxid;
     uint32_t rank = 0;
 
-    t->kind = TK_KIND_BPE;
+    t->kind = TOK_KIND_BPE;
     t->bpe.mode = BPE_MERGES;
     if (norm != NULL && !cJSON_IsNull(norm))
         return bad(path, "a normalizer on a BPE model", err, cap);
@@ -104,7 +104,7 @@ static int load_bpe(bh_tok *t, const cJSON *root, const cJSON *model,
                                path, err, cap, &maxid) != 0)
         return -1;
     if (!cJSON_IsArray(merges))
-        return bh_tk_err(err, cap, "%s: model.merges is not an array", path);
+        return bh_tok_err(err, cap, "%s: model.merges is not an array", path);
     cJSON_ArrayForEach(it, merges)
     {
         const char *a, *b;
@@ -112,8 +112,8 @@ static int load_bpe(bh_tok *t, const cJSON *root, const cJSON *model,
         if (cJSON_IsString(it)) {
             const char *sp = strchr(it->valuestring, ' ');
             if (sp == NULL || strchr(sp + 1, ' ') != NULL)
-                return bh_tk_err(err, cap, "%s: merge %u is not 'left right'",
-                                 path, rank);
+                return bh_tok_err(err, cap, "%s: merge %u is not 'left right'",
+                                  path, rank);
             a = it->valuestring;
             an = (size_t)(sp - a);
             b = sp + 1;
@@ -126,8 +126,8 @@ static int load_bpe(bh_tok *t, const cJSON *root, const cJSON *model,
             an = strlen(a);
             bn = strlen(b);
         } else {
-            return bh_tk_err(err, cap, "%s: merge %u is neither a string nor a "
-                             "pair", path, rank);
+            return bh_tok_err(err, cap, "%s: merge %u is neither a string nor a "
+                              "pair", path, rank);
         }
         if (bh_bpe_add_merge(t, a, an, b, bn, rank, path, rank + 1u, err, cap) != 0)
             return -1;
@@ -146,7 +146,7 @@ static int load_wordpiece(bh_tok *t, const cJSON *root, const cJSON *model,
     size_t maxid = 0;
     bh_wp *wp = &t->wp;
 
-    t->kind = TK_KIND_WP;
+    t->kind = TOK_KIND_WP;
     bh_wp_init_defaults(wp);
     if (!is_type(norm, "BertNormalizer"))
         return bad(path, "WordPiece without the BertNormalizer", err, cap);
@@ -168,29 +168,29 @@ static int load_wordpiece(bh_tok *t, const cJSON *root, const cJSON *model,
     if (cJSON_IsNumber(mx) && mx->valuedouble >= 1 && mx->valuedouble < 1e6)
         wp->max_chars = (size_t)mx->valuedouble;
     if (!cJSON_IsObject(vocab))
-        return bh_tk_err(err, cap, "%s: model.vocab is not an object", path);
+        return bh_tok_err(err, cap, "%s: model.vocab is not an object", path);
     cJSON_ArrayForEach(it, vocab)
     {
         if (!cJSON_IsNumber(it) || it->valuedouble < 0 ||
-            it->valuedouble >= TK_MAX_IDS || it->valuedouble != (double)it->valueint)
-            return bh_tk_err(err, cap, "%s: token \"%.40s\" has a bad id", path,
-                             it->string);
+            it->valuedouble >= TOK_MAX_IDS || it->valuedouble != (double)it->valueint)
+            return bh_tok_err(err, cap, "%s: token \"%.40s\" has a bad id", path,
+                              it->string);
         int ins = bh_strmap_put(&wp->vocab, it->string, strlen(it->string),
                                 it->valueint, NULL);
         if (ins != 0)
-            return bh_tk_err(err, cap, ins > 0 ? "%s: duplicate token \"%.40s\""
+            return bh_tok_err(err, cap, ins > 0 ? "%s: duplicate token \"%.40s\""
                                                : "%s: out of memory (%.40s)",
                              path, it->string);
         if ((size_t)it->valueint > maxid)
             maxid = (size_t)it->valueint;
     }
     if (wp->vocab.n == 0 || bh_tok_set_ids(t, maxid + 1) != 0)
-        return bh_tk_err(err, cap, "%s: empty vocabulary", path);
+        return bh_tok_err(err, cap, "%s: empty vocabulary", path);
     for (size_t i = 0; i < wp->vocab.n; i++) {
         size_t kn;
         const char *k = bh_strmap_key(&wp->vocab, i, &kn);
         if (bh_tok_set_id(t, (size_t)wp->vocab.val[i], k, kn) != 0)
-            return bh_tk_err(err, cap, "%s: out of memory", path);
+            return bh_tok_err(err, cap, "%s: out of memory", path);
     }
     const char *unk = str_of(model, "unk_token");
     return bh_wp_finish(t, unk != NULL ? unk : "[UNK]", path, err, cap);
@@ -207,8 +207,8 @@ static int added_tokens(bh_tok *t, const cJSON *root, const char *path,
         const cJSON *id = cJSON_GetObjectItemCaseSensitive(it, "id");
         const char *content = str_of(it, "content");
         if (!cJSON_IsNumber(id) || content == NULL || id->valuedouble < 0 ||
-            id->valuedouble >= TK_MAX_IDS)
-            return bh_tk_err(err, cap, "%s: malformed added_tokens entry", path);
+            id->valuedouble >= TOK_MAX_IDS)
+            return bh_tok_err(err, cap, "%s: malformed added_tokens entry", path);
         if (flag(it, "lstrip", false) || flag(it, "rstrip", false) ||
             flag(it, "single_word", false))
             return bad(path, "added token with lstrip/rstrip/single_word", err,
@@ -219,7 +219,7 @@ static int added_tokens(bh_tok *t, const cJSON *root, const char *path,
              bh_tok_set_id(t, (size_t)id->valueint, content, n) != 0) ||
             (bh_tok_special_id(t, content) < 0 &&
              bh_tok_add_special(t, content, n, id->valueint) != 0))
-            return bh_tk_err(err, cap, "%s: out of memory", path);
+            return bh_tok_err(err, cap, "%s: out of memory", path);
     }
     return 0;
 }
@@ -228,7 +228,7 @@ static int added_tokens(bh_tok *t, const cJSON *root, const char *path,
 int bh_load_hf_json(bh_tok *t, const char *path, char *err, size_t cap)
 {
     size_t len;
-    char *buf = bh_tok_read_file(path, TK_MAX_FILE, &len, err, cap);
+    char *buf = bh_tok_read_file(path, TOK_MAX_FILE, &len, err, cap);
     cJSON *root = NULL;
     int rc = -1;
 
@@ -236,13 +236,13 @@ int bh_load_hf_json(bh_tok *t, const char *path, char *err, size_t cap)
         return -1;
     root = cJSON_ParseWithLength(buf, len);
     if (root == NULL) {
-        bh_tk_err(err, cap, "%s: not valid JSON", path);
+        bh_tok_err(err, cap, "%s: not valid JSON", path);
         goto out;
     }
     const cJSON *model = cJSON_GetObjectItemCaseSensitive(root, "model");
     if (!cJSON_IsObject(model)) {
-        bh_tk_err(err, cap, "%s: no \"model\" object (not a tokenizer.json)",
-                  path);
+        bh_tok_err(err, cap, "%s: no \"model\" object (not a tokenizer.json)",
+                   path);
         goto out;
     }
     if (is_type(model, "BPE"))

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * tk_internal.h -- shared declarations of libbhtok's modules (not installed).
+ * tok_internal.h -- shared declarations of libbhtok's modules (not installed).
  */
-#ifndef TK_INTERNAL_H
-#define TK_INTERNAL_H
+#ifndef TOK_INTERNAL_H
+#define TOK_INTERNAL_H
 
 #include "bhtok.h"
 
@@ -11,23 +11,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define TK_MAX_FILE (UINT64_C(512) << 20) /* refuse larger vocab files */
-#define TK_MAX_IDS 4000000u               /* refuse absurd vocab sizes */
+#define TOK_MAX_FILE (UINT64_C(512) << 20) /* refuse larger vocab files */
+#define TOK_MAX_IDS 4000000u               /* refuse absurd vocab sizes */
 
-/* ---- errors (tk_util.c) ---- */
+/* ---- errors (tok_util.c) ---- */
 
 /* Formats a one-line message into err (when err != NULL); returns -1. */
-int bh_tk_err(char *err, size_t cap, const char *fmt, ...)
+int bh_tok_err(char *err, size_t cap, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* Fills a freshly calloc'd array; NULL on overflow or out of memory. */
-void *bh_tk_calloc(size_t n, size_t size);
+void *bh_tok_calloc(size_t n, size_t size);
 /* Grows *p (element size es) to hold at least need elements. 0 or -1. */
-int bh_tk_grow(void **p, size_t *cap, size_t need, size_t es);
+int bh_tok_grow(void **p, size_t *cap, size_t need, size_t es);
 
-/* ---- hashing and maps (tk_map.c) ---- */
+/* ---- hashing and maps (tok_map.c) ---- */
 
-uint64_t bh_tk_hash(const void *p, size_t n);
+uint64_t bh_tok_hash(const void *p, size_t n);
 
 /* Byte string -> int32 map. Keys are copied into an internal blob. */
 typedef struct bh_strmap {
@@ -63,7 +63,7 @@ int bh_u64map_put(bh_u64map *m, uint64_t key, uint64_t val);
 bool bh_u64map_get(const bh_u64map *m, uint64_t key, uint64_t *val);
 void bh_u64map_free(bh_u64map *m);
 
-/* ---- Unicode (tk_uni.c), all through utf8proc ---- */
+/* ---- Unicode (tok_uni.c), all through utf8proc ---- */
 
 #define UF_L 0x01u   /* \p{L} */
 #define UF_N 0x02u   /* \p{N} */
@@ -74,18 +74,18 @@ void bh_u64map_free(bh_u64map *m);
 #define UF_MN 0x40u  /* \p{Mn} */
 #define UF_CTL 0x80u /* Cc, Cf or Co (BERT's "control") */
 
-#define TK_BAD_CP 0x110000u /* an invalid UTF-8 byte */
+#define TOK_BAD_CP 0x110000u /* an invalid UTF-8 byte */
 
 /* Planes 0-2 are cached in bh_uni_table; the rest asks utf8proc. */
-#define TK_UNI_TABLE_CPS 0x30000u
-extern uint8_t bh_uni_table[TK_UNI_TABLE_CPS];
+#define TOK_UNI_TABLE_CPS 0x30000u
+extern uint8_t bh_uni_table[TOK_UNI_TABLE_CPS];
 
 /* Builds the property tables once; safe from any thread. */
 void bh_uni_init(void);
-/* UF_* bits of cp (TK_BAD_CP has none). bh_uni_init() must have run. */
+/* UF_* bits of cp (TOK_BAD_CP has none). bh_uni_init() must have run. */
 unsigned bh_uni_flags(uint32_t cp);
 /* Decodes one code point at s[0..n), n >= 1; *len gets its byte length.
- * An invalid or truncated sequence yields TK_BAD_CP with *len = 1. */
+ * An invalid or truncated sequence yields TOK_BAD_CP with *len = 1. */
 uint32_t bh_utf8_dec(const uint8_t *s, size_t n, size_t *len);
 /* UF_* bits of the character at s[i] (i < n); *len gets its length. */
 static inline unsigned bh_uni_at(const uint8_t *s, size_t n, size_t i,
@@ -101,7 +101,7 @@ static inline unsigned bh_uni_at(const uint8_t *s, size_t n, size_t i,
 /* Encodes cp (< 0x110000) into out[4]; returns the byte length. */
 size_t bh_utf8_enc(uint32_t cp, uint8_t *out);
 
-/* ---- byte-level BPE (tk_bpe.c, tk_pretok.c) ---- */
+/* ---- byte-level BPE (tok_bpe.c, tok_pretok.c) ---- */
 
 #define PRETOK_NONE 0
 #define PRETOK_GPT2 1
@@ -132,7 +132,7 @@ void bh_bpe_free(bh_bpe *b);
  * so that a pre-token equal to one of them skips the merge loop. */
 int bh_bpe_mark_whole(bh_tok *t);
 
-/* ---- WordPiece (tk_wordpiece.c, tk_bert.c) ---- */
+/* ---- WordPiece (tok_wordpiece.c, tok_bert.c) ---- */
 
 typedef struct bh_wp {
     bh_strmap vocab; /* piece text ("##" included) -> id */
@@ -144,7 +144,7 @@ typedef struct bh_wp {
     size_t prefix_n;
 } bh_wp;
 
-/* ---- SentencePiece (tk_spm_*.c) ---- */
+/* ---- SentencePiece (tok_spm_*.c) ---- */
 
 #define SPM_NORMAL 1
 #define SPM_UNKNOWN 2
@@ -153,7 +153,7 @@ typedef struct bh_wp {
 #define SPM_UNUSED 5
 #define SPM_BYTE 6
 
-/* The unigram piece trie (tk_spm_trie.c) as a double array: the child of
+/* The unigram piece trie (tok_spm_trie.c) as a double array: the child of
  * slot s under byte c is slot base[s] + c when check[] of it is s. Each slot
  * carries the piece ending there (id, or -1) and the score it adds. */
 typedef struct bh_spm_trie {
@@ -189,17 +189,17 @@ typedef struct bh_spm {
     uint8_t *charsmap_copy; /* owns the two above */
 } bh_spm;
 
-/* ---- the tokenizer object (tk_tok.c) ---- */
+/* ---- the tokenizer object (tok_tok.c) ---- */
 
-#define TK_KIND_BPE 1
-#define TK_KIND_WP 2
-#define TK_KIND_SPM 3
+#define TOK_KIND_BPE 1
+#define TOK_KIND_WP 2
+#define TOK_KIND_SPM 3
 
-typedef struct tk_special {
+typedef struct tok_special {
     char *s;
     size_t n;
     int32_t id;
-} tk_special;
+} tok_special;
 
 struct bh_tok {
     int kind;
@@ -211,25 +211,25 @@ struct bh_tok {
     uint32_t *id_off, *id_len;
     char *id_blob;
     size_t id_blob_n, id_blob_cap;
-    tk_special *special;
+    tok_special *special;
     size_t nspecial;
 };
 
 /* A direct-mapped cache of short pre-tokens -> ids (BPE). */
-#define TK_CACHE_SLOTS 4096u
-#define TK_CACHE_KEY 30u
-#define TK_CACHE_IDS 7u
-typedef struct tk_cache_ent {
+#define TOK_CACHE_SLOTS 4096u
+#define TOK_CACHE_KEY 30u
+#define TOK_CACHE_IDS 7u
+typedef struct tok_cache_ent {
     uint64_t hash;
     uint8_t len, nids;
-    char key[TK_CACHE_KEY];
-    int32_t ids[TK_CACHE_IDS];
-} tk_cache_ent;
+    char key[TOK_CACHE_KEY];
+    int32_t ids[TOK_CACHE_IDS];
+} tok_cache_ent;
 
 /* Per-thread scratch memory. */
 struct bh_tok_ws {
     const bh_tok *t;
-    tk_cache_ent *cache; /* TK_CACHE_SLOTS entries, allocated on first use */
+    tok_cache_ent *cache; /* TOK_CACHE_SLOTS entries, allocated on first use */
     /* BPE */
     uint32_t *p_pos;
     int32_t *p_id;
@@ -237,7 +237,7 @@ struct bh_tok_ws {
     int32_t *p_prev, *p_next;
     uint64_t *heap;
     size_t p_cap, heap_cap;
-    struct tk_part *parts; /* long BPE pieces: one record per part */
+    struct tok_part *parts; /* long BPE pieces: one record per part */
     size_t parts_cap;
     /* normalization / Viterbi */
     bh_tok_bytes norm, tmp;
@@ -298,7 +298,7 @@ int bh_load_bert_vocab(bh_tok *t, const char *path, bool lowercase,
                        char *err, size_t cap);
 int bh_load_spm(bh_tok *t, const char *path, char *err, size_t cap);
 
-/* Shared by the GPT-2 and tokenizer.json loaders (tk_load_bpe.c). */
+/* Shared by the GPT-2 and tokenizer.json loaders (tok_load_bpe.c). */
 struct cJSON;
 int bh_bpe_vocab_from_json(bh_tok *t, const struct cJSON *vocab,
                            const char *path, char *err, size_t cap,
@@ -311,7 +311,7 @@ int bh_bpe_finish(bh_tok *t, size_t maxid, const char *path, char *err,
 /* Grows the id table to n ids (new ids have no text). 0 or -1. */
 int bh_tok_extend_ids(bh_tok *t, size_t n);
 
-/* GPT-2's byte <-> code point map (tk_bytelevel.c). */
+/* GPT-2's byte <-> code point map (tok_bytelevel.c). */
 uint32_t bh_bytelevel_cp(uint8_t b);
 /* The byte whose code point is cp, or -1. */
 int bh_bytelevel_byte(uint32_t cp);
@@ -326,7 +326,7 @@ int bh_wp_init_defaults(bh_wp *wp);
 int bh_wp_finish(bh_tok *t, const char *unk, const char *path, char *err,
                  size_t cap);
 
-/* A minimal protobuf wire-format reader (tk_pb.c). */
+/* A minimal protobuf wire-format reader (tok_pb.c). */
 typedef struct pb_rd {
     const uint8_t *p, *end;
 } pb_rd;
@@ -336,4 +336,4 @@ typedef struct pb_rd {
 int bh_pb_next(pb_rd *r, uint32_t *field, uint32_t *wt, uint64_t *v,
                const uint8_t **data, size_t *len);
 
-#endif /* TK_INTERNAL_H */
+#endif /* TOK_INTERNAL_H */

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * tk_bytelevel.c -- GPT-2's reversible byte <-> code point map: bytes
+ * tok_bytelevel.c -- GPT-2's reversible byte <-> code point map: bytes
  * '!'..'~', 0xA1..0xAC and 0xAE..0xFF map to the same code point, the other
  * 68 bytes to U+0100, U+0101, ... in byte order.
  */
-#include "tk_internal.h"
+#include "tok_internal.h"
 
 /* True for the bytes GPT-2 maps to their own code point. */
 static bool printable(unsigned b)
@@ -39,13 +39,13 @@ int bh_bytelevel_byte(uint32_t cp)
     return 173;
 }
 
-/* See tk_internal.h: byte-level text back to raw bytes. */
+/* See tok_internal.h: byte-level text back to raw bytes. */
 long bh_bytelevel_unmap(const char *s, size_t n, uint8_t *out)
 {
     size_t i = 0, o = 0, len;
     while (i < n) {
         uint32_t cp = bh_utf8_dec((const uint8_t *)s + i, n - i, &len);
-        int b = cp == TK_BAD_CP ? -1 : bh_bytelevel_byte(cp);
+        int b = cp == TOK_BAD_CP ? -1 : bh_bytelevel_byte(cp);
         if (b < 0)
             return -1;
         out[o++] = (uint8_t)b;

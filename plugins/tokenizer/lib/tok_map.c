@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * tk_map.c -- the two hash maps of libbhtok: byte strings -> int32 (vocab
+ * tok_map.c -- the two hash maps of libbhtok: byte strings -> int32 (vocab
  * lookups on the encode hot path) and uint64 -> uint64 (merge pairs, trie
  * edges). Open addressing, linear probing, power-of-two tables.
  */
-#include "tk_internal.h"
+#include "tok_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +27,7 @@ static uint64_t load64(const uint8_t *p)
 }
 
 /* A fast non-cryptographic hash of p[0..n) (wyhash-style folding). */
-uint64_t bh_tk_hash(const void *p, size_t n)
+uint64_t bh_tok_hash(const void *p, size_t n)
 {
     const uint8_t *s = p;
     uint64_t h = UINT64_C(0x243F6A8885A308D3) ^ (n * UINT64_C(0x9E3779B97F4A7C15));
@@ -61,7 +61,7 @@ static int strmap_rehash(bh_strmap *m, size_t nslots)
     if (slots == NULL)
         return -1;
     for (size_t i = 0; i < m->n; i++) {
-        uint64_t h = bh_tk_hash(m->blob + m->off[i], m->len[i]);
+        uint64_t h = bh_tok_hash(m->blob + m->off[i], m->len[i]);
         size_t j = (size_t)h & (nslots - 1);
         while (slots[j] != 0)
             j = (j + 1) & (nslots - 1);
@@ -73,12 +73,12 @@ static int strmap_rehash(bh_strmap *m, size_t nslots)
     return 0;
 }
 
-/* See tk_internal.h. Read-only, safe from many threads. */
+/* See tok_internal.h. Read-only, safe from many threads. */
 int32_t bh_strmap_get(const bh_strmap *m, const void *key, size_t n)
 {
     if (m->slots == NULL)
         return -1;
-    uint64_t h = bh_tk_hash(key, n);
+    uint64_t h = bh_tok_hash(key, n);
     uint64_t tag = (h >> 32) << 32;
     size_t j = (size_t)h & m->mask;
     for (;;) {
@@ -99,7 +99,7 @@ int bh_strmap_put(bh_strmap *m, const void *key, size_t n, int32_t val,
 {
     if (m->slots == NULL && strmap_rehash(m, 64) != 0)
         return -1;
-    uint64_t h = bh_tk_hash(key, n);
+    uint64_t h = bh_tok_hash(key, n);
     uint64_t tag = (h >> 32) << 32;
     size_t j = (size_t)h & m->mask;
     for (;;) {
@@ -122,17 +122,17 @@ int bh_strmap_put(bh_strmap *m, const void *key, size_t n, int32_t val,
     if (m->n + 1 > m->cap) {
         size_t cap = m->cap;
         size_t c2 = cap;
-        if (bh_tk_grow((void **)&m->off, &c2, m->n + 1, sizeof(*m->off)) != 0)
+        if (bh_tok_grow((void **)&m->off, &c2, m->n + 1, sizeof(*m->off)) != 0)
             return -1;
         c2 = cap;
-        if (bh_tk_grow((void **)&m->len, &c2, m->n + 1, sizeof(*m->len)) != 0)
+        if (bh_tok_grow((void **)&m->len, &c2, m->n + 1, sizeof(*m->len)) != 0)
             return -1;
         c2 = cap;
-        if (bh_tk_grow((void **)&m->val, &c2, m->n + 1, sizeof(*m->val)) != 0)
+        if (bh_tok_grow((void **)&m->val, &c2, m->n + 1, sizeof(*m->val)) != 0)
             return -1;
         m->cap = c2;
     }
-    if (bh_tk_grow((void **)&m->blob, &m->blob_cap, m->blob_n + n + 1, 1) != 0)
+    if (bh_tok_grow((void **)&m->blob, &m->blob_cap, m->blob_n + n + 1, 1) != 0)
         return -1;
     memcpy(m->blob + m->blob_n, key, n);
     m->off[m->n] = (uint32_t)m->blob_n;
@@ -146,13 +146,13 @@ int bh_strmap_put(bh_strmap *m, const void *key, size_t n, int32_t val,
     return 0;
 }
 
-/* See tk_internal.h: insert or overwrite. */
+/* See tok_internal.h: insert or overwrite. */
 int bh_strmap_set(bh_strmap *m, const void *key, size_t n, int32_t val)
 {
     int r = bh_strmap_put(m, key, n, val, NULL);
     if (r <= 0)
         return r;
-    uint64_t h = bh_tk_hash(key, n);
+    uint64_t h = bh_tok_hash(key, n);
     uint64_t tag = (h >> 32) << 32;
     for (size_t j = (size_t)h & m->mask;; j = (j + 1) & m->mask) {
         uint64_t s = m->slots[j];

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * tk_spm_load.c -- SentencePiece .model (ModelProto) loading: pieces with
+ * tok_spm_load.c -- SentencePiece .model (ModelProto) loading: pieces with
  * scores and types, trainer_spec (model_type, byte_fallback,
  * treat_whitespace_as_suffix) and normalizer_spec (precompiled_charsmap,
  * add_dummy_prefix, remove_extra_whitespaces, escape_whitespaces). Builds
  * the piece maps, the byte trie used by unigram Viterbi and the decode table.
  */
-#include "tk_internal.h"
+#include "tok_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -54,10 +54,10 @@ static int parse_piece(const uint8_t *p, size_t n, spm_raw *raw)
     if (raw->n == raw->cap) {
         size_t c = raw->cap;
         size_t c1 = c, c2 = c, c3 = c, c4 = c;
-        if (bh_tk_grow((void **)&raw->piece, &c1, c + 1, sizeof(*raw->piece)) ||
-            bh_tk_grow((void **)&raw->plen, &c2, c + 1, sizeof(*raw->plen)) ||
-            bh_tk_grow((void **)&raw->score, &c3, c + 1, sizeof(*raw->score)) ||
-            bh_tk_grow((void **)&raw->type, &c4, c + 1, sizeof(*raw->type)))
+        if (bh_tok_grow((void **)&raw->piece, &c1, c + 1, sizeof(*raw->piece)) ||
+            bh_tok_grow((void **)&raw->plen, &c2, c + 1, sizeof(*raw->plen)) ||
+            bh_tok_grow((void **)&raw->score, &c3, c + 1, sizeof(*raw->score)) ||
+            bh_tok_grow((void **)&raw->type, &c4, c + 1, sizeof(*raw->type)))
             return -2;
         raw->cap = c1;
     }
@@ -142,7 +142,7 @@ static bool valid_utf8(const uint8_t *s, size_t n)
 {
     size_t len;
     for (size_t i = 0; i < n; i += len)
-        if (bh_utf8_dec(s + i, n - i, &len) == TK_BAD_CP)
+        if (bh_utf8_dec(s + i, n - i, &len) == TOK_BAD_CP)
             return false;
     return true;
 }
@@ -156,7 +156,7 @@ static int build(bh_tok *t, const spm_raw *raw, const char *path, char *err,
     m->score = malloc(raw->n * sizeof(float));
     m->type = malloc(raw->n);
     if (m->score == NULL || m->type == NULL || bh_tok_set_ids(t, raw->n) != 0)
-        return bh_tk_err(err, cap, "%s: out of memory", path);
+        return bh_tok_err(err, cap, "%s: out of memory", path);
     m->unk_id = -1;
     m->min_score = 3.402823466e+38F; /* FLT_MAX, as SentencePiece starts */
     m->max_score = 1.175494351e-38F; /* FLT_MIN (sic), as SentencePiece */
@@ -169,25 +169,25 @@ static int build(bh_tok *t, const spm_raw *raw, const char *path, char *err,
         m->score[i] = raw->score[i];
         m->type[i] = ty;
         if (ty < SPM_NORMAL || ty > SPM_BYTE)
-            return bh_tk_err(err, cap, "%s: piece %zu has unknown type %u", path,
-                             i, ty);
+            return bh_tok_err(err, cap, "%s: piece %zu has unknown type %u", path,
+                              i, ty);
         if (n == 0 || s == NULL)
-            return bh_tk_err(err, cap, "%s: piece %zu is empty", path, i);
+            return bh_tok_err(err, cap, "%s: piece %zu is empty", path, i);
         if (!valid_utf8(s, n))
-            return bh_tk_err(err, cap, "%s: piece %zu is not valid UTF-8", path, i);
+            return bh_tok_err(err, cap, "%s: piece %zu is not valid UTF-8", path, i);
         bool normal = ty == SPM_NORMAL || ty == SPM_USER || ty == SPM_UNUSED;
         int ins = bh_strmap_put(normal ? &m->pieces : &m->reserved, s, n,
                                 (int32_t)i, NULL);
         if (ins < 0)
-            return bh_tk_err(err, cap, "%s: out of memory", path);
+            return bh_tok_err(err, cap, "%s: out of memory", path);
         if (ins > 0)
-            return bh_tk_err(err, cap, "%s: piece %zu \"%.*s\" is already defined",
-                             path, i, (int)(n > 40 ? 40 : n), (const char *)s);
+            return bh_tok_err(err, cap, "%s: piece %zu \"%.*s\" is already defined",
+                              path, i, (int)(n > 40 ? 40 : n), (const char *)s);
         if (bh_tok_set_id(t, i, s, n) != 0)
-            return bh_tk_err(err, cap, "%s: out of memory", path);
+            return bh_tok_err(err, cap, "%s: out of memory", path);
         if (ty == SPM_NORMAL) {
             if (isnan(raw->score[i]))
-                return bh_tk_err(err, cap, "%s: piece %zu has a NaN score", path, i);
+                return bh_tok_err(err, cap, "%s: piece %zu has a NaN score", path, i);
             if (raw->score[i] < m->min_score)
                 m->min_score = raw->score[i];
             if (raw->score[i] > m->max_score)
@@ -197,7 +197,7 @@ static int build(bh_tok *t, const spm_raw *raw, const char *path, char *err,
             m->has_unused = true;
         if (ty == SPM_UNKNOWN) {
             if (m->unk_id >= 0)
-                return bh_tk_err(err, cap, "%s: more than one unknown piece", path);
+                return bh_tok_err(err, cap, "%s: more than one unknown piece", path);
             m->unk_id = (int32_t)i;
         }
         if (ty == SPM_USER) {
@@ -206,27 +206,27 @@ static int build(bh_tok *t, const spm_raw *raw, const char *path, char *err,
                 m->max_user_len = n;
             m->user_first[s[0] >> 3] |= (uint8_t)(1u << (s[0] & 7));
             if (bh_strmap_put(&m->user, s, n, (int32_t)i, NULL) < 0)
-                return bh_tk_err(err, cap, "%s: out of memory", path);
+                return bh_tok_err(err, cap, "%s: out of memory", path);
         }
         if (ty == SPM_BYTE) {
             unsigned hi, lo;
             static const char hex[] = "0123456789ABCDEF";
             const char *h1, *h2;
             if (!m->byte_fallback)
-                return bh_tk_err(err, cap, "%s: byte piece %zu without "
-                                 "byte_fallback", path, i);
+                return bh_tok_err(err, cap, "%s: byte piece %zu without "
+                                  "byte_fallback", path, i);
             if (n != 6 || memcmp(s, "<0x", 3) != 0 || s[5] != '>' ||
                 (h1 = memchr(hex, s[3], 16)) == NULL ||
                 (h2 = memchr(hex, s[4], 16)) == NULL)
-                return bh_tk_err(err, cap, "%s: byte piece %zu is not <0xXX>",
-                                 path, i);
+                return bh_tok_err(err, cap, "%s: byte piece %zu is not <0xXX>",
+                                  path, i);
             hi = (unsigned)(h1 - hex);
             lo = (unsigned)(h2 - hex);
             m->byte_piece[hi * 16 + lo] = (int32_t)i;
         }
     }
     if (m->unk_id < 0)
-        return bh_tk_err(err, cap, "%s: no unknown (<unk>) piece", path);
+        return bh_tok_err(err, cap, "%s: no unknown (<unk>) piece", path);
     bh_spm_norm_init(m);
     m->bpe_chunks = m->model_type == 2;
     for (size_t i = 0; i < m->pieces.n && m->bpe_chunks; i++) {
@@ -237,12 +237,12 @@ static int build(bh_tok *t, const spm_raw *raw, const char *path, char *err,
                 m->bpe_chunks = false;
     }
     if (m->model_type == 1 && bh_spm_trie_build(m) != 0)
-        return bh_tk_err(err, cap, "%s: out of memory", path);
+        return bh_tok_err(err, cap, "%s: out of memory", path);
     if (m->byte_fallback)
         for (int b = 0; b < 256; b++)
             if (m->byte_piece[b] < 0)
-                return bh_tk_err(err, cap, "%s: byte_fallback but no piece "
-                                 "<0x%02X>", path, b);
+                return bh_tok_err(err, cap, "%s: byte_fallback but no piece "
+                                  "<0x%02X>", path, b);
     return 0;
 }
 
@@ -250,14 +250,14 @@ static int build(bh_tok *t, const spm_raw *raw, const char *path, char *err,
 int bh_load_spm(bh_tok *t, const char *path, char *err, size_t cap)
 {
     size_t len;
-    char *buf = bh_tok_read_file(path, TK_MAX_FILE, &len, err, cap);
+    char *buf = bh_tok_read_file(path, TOK_MAX_FILE, &len, err, cap);
     spm_raw raw = {0};
     bh_spm *m = &t->spm;
     int rc = -1, k;
 
     if (buf == NULL)
         return -1;
-    t->kind = TK_KIND_SPM;
+    t->kind = TOK_KIND_SPM;
     m->model_type = 1;
     m->add_dummy_prefix = m->remove_extra_ws = m->escape_ws = true;
     pb_rd r = {(const uint8_t *)buf, (const uint8_t *)buf + len};
@@ -276,31 +276,31 @@ int bh_load_spm(bh_tok *t, const char *path, char *err, size_t cap)
         else if (f == F_NORMALIZER)
             e = parse_normalizer(m, d, dl);
         if (e == -2) {
-            bh_tk_err(err, cap, "%s: bad precompiled_charsmap or out of memory",
-                      path);
+            bh_tok_err(err, cap, "%s: bad precompiled_charsmap or out of memory",
+                       path);
             goto out;
         }
         if (e < 0) {
-            bh_tk_err(err, cap, "%s: malformed protobuf inside field %u", path, f);
+            bh_tok_err(err, cap, "%s: malformed protobuf inside field %u", path, f);
             goto out;
         }
     }
     if (k < 0) {
-        bh_tk_err(err, cap, "%s: not a SentencePiece model (malformed protobuf "
-                  "at byte %zu)", path, (size_t)(r.p - (const uint8_t *)buf));
+        bh_tok_err(err, cap, "%s: not a SentencePiece model (malformed protobuf "
+                   "at byte %zu)", path, (size_t)(r.p - (const uint8_t *)buf));
         goto out;
     }
     if (raw.n == 0) {
-        bh_tk_err(err, cap, "%s: no pieces (not a SentencePiece model)", path);
+        bh_tok_err(err, cap, "%s: no pieces (not a SentencePiece model)", path);
         goto out;
     }
-    if (raw.n > TK_MAX_IDS) {
-        bh_tk_err(err, cap, "%s: %zu pieces is too many", path, raw.n);
+    if (raw.n > TOK_MAX_IDS) {
+        bh_tok_err(err, cap, "%s: %zu pieces is too many", path, raw.n);
         goto out;
     }
     if (m->model_type != 1 && m->model_type != 2) {
-        bh_tk_err(err, cap, "%s: model_type %d is not supported (unigram and "
-                  "BPE are)", path, m->model_type);
+        bh_tok_err(err, cap, "%s: model_type %d is not supported (unigram and "
+                   "BPE are)", path, m->model_type);
         goto out;
     }
     rc = build(t, &raw, path, err, cap);

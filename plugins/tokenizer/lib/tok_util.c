@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * tk_util.c -- errors, growable vectors and file reading for libbhtok.
+ * tok_util.c -- errors, growable vectors and file reading for libbhtok.
  */
-#include "tk_internal.h"
+#include "tok_internal.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -11,8 +11,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* See tk_internal.h: newlines in the message become spaces. */
-int bh_tk_err(char *err, size_t cap, const char *fmt, ...)
+/* See tok_internal.h: newlines in the message become spaces. */
+int bh_tok_err(char *err, size_t cap, const char *fmt, ...)
 {
     if (err != NULL && cap > 0) {
         va_list ap;
@@ -27,8 +27,8 @@ int bh_tk_err(char *err, size_t cap, const char *fmt, ...)
     return -1;
 }
 
-/* See tk_internal.h. */
-void *bh_tk_calloc(size_t n, size_t size)
+/* See tok_internal.h. */
+void *bh_tok_calloc(size_t n, size_t size)
 {
     if (n == 0)
         n = 1;
@@ -37,8 +37,8 @@ void *bh_tk_calloc(size_t n, size_t size)
     return calloc(n, size);
 }
 
-/* See tk_internal.h: geometric growth, overflow-checked. */
-int bh_tk_grow(void **p, size_t *cap, size_t need, size_t es)
+/* See tok_internal.h: geometric growth, overflow-checked. */
+int bh_tok_grow(void **p, size_t *cap, size_t need, size_t es)
 {
     if (need <= *cap)
         return 0;
@@ -62,7 +62,7 @@ int bh_tk_grow(void **p, size_t *cap, size_t need, size_t es)
 int bh_tok_ids_push(bh_tok_ids *ids, int32_t id)
 {
     if (ids->n == ids->cap &&
-        bh_tk_grow((void **)&ids->v, &ids->cap, ids->n + 1, sizeof(int32_t)) != 0)
+        bh_tok_grow((void **)&ids->v, &ids->cap, ids->n + 1, sizeof(int32_t)) != 0)
         return -1;
     ids->v[ids->n++] = id;
     return 0;
@@ -80,7 +80,7 @@ int bh_tok_bytes_append(bh_tok_bytes *b, const void *p, size_t n)
 {
     if (n > SIZE_MAX - b->n - 1)
         return -1;
-    if (bh_tk_grow((void **)&b->p, &b->cap, b->n + n + 1, 1) != 0)
+    if (bh_tok_grow((void **)&b->p, &b->cap, b->n + n + 1, 1) != 0)
         return -1;
     if (n > 0)
         memcpy(b->p + b->n, p, n);
@@ -104,26 +104,26 @@ char *bh_tok_read_file(const char *path, size_t max_bytes, size_t *len,
     char *buf = NULL;
 
     if (f == NULL) {
-        bh_tk_err(err, errcap, "%s: cannot open: %s", path, strerror(errno));
+        bh_tok_err(err, errcap, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
     if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        bh_tk_err(err, errcap, "%s: not a regular file", path);
+        bh_tok_err(err, errcap, "%s: not a regular file", path);
         goto fail;
     }
     if ((uint64_t)st.st_size > max_bytes) {
-        bh_tk_err(err, errcap, "%s: file too large (%lld bytes, limit %zu)",
-                  path, (long long)st.st_size, max_bytes);
+        bh_tok_err(err, errcap, "%s: file too large (%lld bytes, limit %zu)",
+                   path, (long long)st.st_size, max_bytes);
         goto fail;
     }
     buf = malloc((size_t)st.st_size + 1);
     if (buf == NULL) {
-        bh_tk_err(err, errcap, "%s: out of memory", path);
+        bh_tok_err(err, errcap, "%s: out of memory", path);
         goto fail;
     }
     size_t got = fread(buf, 1, (size_t)st.st_size, f);
     if (got != (size_t)st.st_size) {
-        bh_tk_err(err, errcap, "%s: short read", path);
+        bh_tok_err(err, errcap, "%s: short read", path);
         goto fail;
     }
     buf[got] = '\0';

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * tk_uni.c -- Unicode properties for the pre-tokenizers and normalizers,
+ * tok_uni.c -- Unicode properties for the pre-tokenizers and normalizers,
  * derived from utf8proc's general categories (no hand-made tables), plus
  * strict UTF-8 decoding.
  */
-#include "tk_internal.h"
+#include "tok_internal.h"
 
 #include <pthread.h>
 #include <utf8proc.h>
 
-uint8_t bh_uni_table[TK_UNI_TABLE_CPS];
+uint8_t bh_uni_table[TOK_UNI_TABLE_CPS];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 /* UF_* bits of cp computed from utf8proc: general category plus
@@ -74,27 +74,27 @@ static unsigned compute(uint32_t cp)
 /* Fills bh_uni_table from utf8proc (once, via bh_uni_init). */
 static void build(void)
 {
-    for (uint32_t cp = 0; cp < TK_UNI_TABLE_CPS; cp++)
+    for (uint32_t cp = 0; cp < TOK_UNI_TABLE_CPS; cp++)
         bh_uni_table[cp] = (uint8_t)compute(cp);
 }
 
-/* See tk_internal.h. */
+/* See tok_internal.h. */
 void bh_uni_init(void)
 {
     pthread_once(&once, build);
 }
 
-/* See tk_internal.h. */
+/* See tok_internal.h. */
 unsigned bh_uni_flags(uint32_t cp)
 {
-    if (cp < TK_UNI_TABLE_CPS)
+    if (cp < TOK_UNI_TABLE_CPS)
         return bh_uni_table[cp];
-    if (cp >= TK_BAD_CP)
+    if (cp >= TOK_BAD_CP)
         return 0;
     return compute(cp);
 }
 
-/* See tk_internal.h: strict decoding (no overlongs, surrogates). */
+/* See tok_internal.h: strict decoding (no overlongs, surrogates). */
 uint32_t bh_utf8_dec(const uint8_t *s, size_t n, size_t *len)
 {
     uint8_t b = s[0];
@@ -114,23 +114,23 @@ uint32_t bh_utf8_dec(const uint8_t *s, size_t n, size_t *len)
         k = 4;
         cp = b & 0x07u;
     } else {
-        return TK_BAD_CP;
+        return TOK_BAD_CP;
     }
     if (n < k)
-        return TK_BAD_CP;
+        return TOK_BAD_CP;
     for (size_t i = 1; i < k; i++) {
         if ((s[i] & 0xC0) != 0x80)
-            return TK_BAD_CP;
+            return TOK_BAD_CP;
         cp = (cp << 6) | (s[i] & 0x3Fu);
     }
     if ((k == 3 && cp < 0x800) || (k == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
         (cp >= 0xD800 && cp <= 0xDFFF))
-        return TK_BAD_CP;
+        return TOK_BAD_CP;
     *len = k;
     return cp;
 }
 
-/* See tk_internal.h. */
+/* See tok_internal.h. */
 size_t bh_utf8_enc(uint32_t cp, uint8_t *out)
 {
     if (cp < 0x80) {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * tk_pb.c -- protobuf wire format: varints, fixed32/64 and length-delimited
+ * tok_pb.c -- protobuf wire format: varints, fixed32/64 and length-delimited
  * fields, bounds-checked (SentencePiece .model files are ModelProto).
  */
-#include "tk_internal.h"
+#include "tok_internal.h"
 
 #include <string.h>
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * tp_bench.c -- the tokenizer benchmarks: encode, decode, batch (threads),
+ * tokp_bench.c -- the tokenizer benchmarks: encode, decode, batch (threads),
  * load, latency (chat-message sized texts) and normalize. All share one
  * instance type and one parameter list. setup() computes the reference
  * digest of the ids with an independent path: a second tokenizer loaded
@@ -8,7 +8,7 @@
  * of a reference file when ref_ids names one); verify() compares the digest
  * of the last run() against it.
  */
-#include "tp.h"
+#include "tokp.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +22,7 @@
 #define K_NORMALIZE 6
 #define MAX_MSGS 64
 
-typedef struct tp_inst {
+typedef struct tokp_inst {
     bhost_host *h;
     int kind;
     char vocab[32], corpus[1024], vocab_dir[1024], ref_ids[1024];
@@ -32,7 +32,7 @@ typedef struct tp_inst {
     size_t npaths;
     bh_tok *t, *t2;
     bh_tok_ws *ws;
-    tp_corpus c;
+    tokp_corpus c;
     bh_tok_ids ids;
     bh_tok_ids *outs;
     bh_tok_bytes text;
@@ -43,7 +43,7 @@ typedef struct tp_inst {
     size_t vocab_size, nmsgs, msg_i;
     uint64_t msg_digest[MAX_MSGS];
     int msg_bad;
-} tp_inst;
+} tokp_inst;
 
 static const char *const vocab_choices[] = {
     "gpt2", "r50k", "p50k", "cl100k", "o200k", "bert", "hf-bert", "hf-gpt2",
@@ -93,21 +93,21 @@ static bhost_status str_param(bhost_host *h, const char *key, char *buf,
                               uint32_t cap)
 {
     uint32_t len = 0;
-    bhost_status st = bh_tp_api->param_str(h, key, buf, cap, &len);
+    bhost_status st = bh_tokp_api->param_str(h, key, buf, cap, &len);
     if (st != BHOST_OK)
-        return bh_tp_fail(h, st, "no parameter '%s'", key);
+        return bh_plugin_fail(h, st, "no parameter '%s'", key);
     if (len >= cap)
-        return bh_tp_fail(h, BHOST_E_INVALID, "parameter '%s' too long", key);
+        return bh_plugin_fail(h, BHOST_E_INVALID, "parameter '%s' too long", key);
     return BHOST_OK;
 }
 
 /* Reads the parameters into a new instance of benchmark kind. [instance] */
 static bhost_status create_kind(bhost_host *h, void **out, int kind)
 {
-    tp_inst *p = bh_tp_api->alloc(h, sizeof(*p), 0);
+    tokp_inst *p = bh_tokp_api->alloc(h, sizeof(*p), 0);
     bhost_status st;
     if (p == NULL)
-        return bh_tp_fail(h, BHOST_E_NOMEM, "out of memory");
+        return bh_plugin_fail(h, BHOST_E_NOMEM, "out of memory");
     memset(p, 0, sizeof(*p));
     p->h = h;
     p->kind = kind;
@@ -116,34 +116,34 @@ static bhost_status create_kind(bhost_host *h, void **out, int kind)
         (st = str_param(h, "corpus", p->corpus, sizeof(p->corpus))) != BHOST_OK ||
         (st = str_param(h, "vocab_dir", p->vocab_dir, sizeof(p->vocab_dir))) != BHOST_OK ||
         (st = str_param(h, "ref_ids", p->ref_ids, sizeof(p->ref_ids))) != BHOST_OK ||
-        (st = bh_tp_api->param_i64(h, "threads", &p->threads)) != BHOST_OK ||
-        (st = bh_tp_api->param_i64(h, "limit", &p->limit)) != BHOST_OK ||
-        (st = bh_tp_api->param_i64(h, "msg_bytes", &p->msg_bytes)) != BHOST_OK)
+        (st = bh_tokp_api->param_i64(h, "threads", &p->threads)) != BHOST_OK ||
+        (st = bh_tokp_api->param_i64(h, "limit", &p->limit)) != BHOST_OK ||
+        (st = bh_tokp_api->param_i64(h, "msg_bytes", &p->msg_bytes)) != BHOST_OK)
         return st;
-    return bh_tp_vocab(h, p->vocab, p->vocab_dir, &p->format, p->paths,
-                       &p->npaths);
+    return bh_tokp_vocab(h, p->vocab, p->vocab_dir, &p->format, p->paths,
+                         &p->npaths);
 }
 
 /* Loads the case's tokenizer; NULL after set_error. [instance] */
-static bh_tok *load(tp_inst *p)
+static bh_tok *load(tokp_inst *p)
 {
     char err[512];
     const char *paths[2] = {p->paths[0], p->paths[1]};
     bh_tok *t = bh_tok_load(p->format, paths, p->npaths, err, sizeof(err));
     if (t == NULL)
-        bh_tp_fail(p->h, BHOST_E_INVALID, "%s", err);
+        bh_plugin_fail(p->h, BHOST_E_INVALID, "%s", err);
     return t;
 }
 
 /* Digest of the ids in a reference file (one line of ids per corpus line). */
-static bhost_status file_digest(tp_inst *p, uint64_t *d, uint64_t *units)
+static bhost_status file_digest(tokp_inst *p, uint64_t *d, uint64_t *units)
 {
     char err[512];
     size_t n;
     char *buf = bh_tok_read_file(p->ref_ids, (size_t)1 << 31, &n, err, sizeof(err));
     size_t lines = 0;
     if (buf == NULL)
-        return bh_tp_fail(p->h, BHOST_E_INVALID, "ref_ids: %s", err);
+        return bh_plugin_fail(p->h, BHOST_E_INVALID, "ref_ids: %s", err);
     *d = 0;
     *units = 0;
     for (char *s = buf; s < buf + n && lines < p->c.nlines;) {
@@ -159,25 +159,25 @@ static bhost_status file_digest(tp_inst *p, uint64_t *d, uint64_t *units)
             bh_tok_ids_push(&p->ids, (int32_t)v);
             q = end;
         }
-        *d = bh_tp_digest(*d, p->ids.v, p->ids.n);
+        *d = bh_tokp_digest(*d, p->ids.v, p->ids.n);
         *units += p->ids.n;
         lines++;
         s = e + 1;
     }
     free(buf);
     if (lines != p->c.nlines)
-        return bh_tp_fail(p->h, BHOST_E_INVALID, "ref_ids: %zu lines for %zu "
-                          "corpus lines", lines, p->c.nlines);
+        return bh_plugin_fail(p->h, BHOST_E_INVALID, "ref_ids: %zu lines for %zu "
+                              "corpus lines", lines, p->c.nlines);
     return BHOST_OK;
 }
 
 /* Reference digest of the encoded corpus, by the independent path. */
-static bhost_status reference(tp_inst *p)
+static bhost_status reference(tokp_inst *p)
 {
     bh_tok_ws *ws2 = bh_tok_ws_new(p->t2);
     bh_tok_bytes tb = {0};
     if (ws2 == NULL)
-        return bh_tp_fail(p->h, BHOST_E_NOMEM, "out of memory");
+        return bh_plugin_fail(p->h, BHOST_E_NOMEM, "out of memory");
     p->ref_digest = 0;
     p->ref_units = 0;
     for (size_t i = 0; i < p->c.nlines; i++) {
@@ -187,20 +187,20 @@ static bhost_status reference(tp_inst *p)
         if (p->kind == K_NORMALIZE) {
             tb.n = 0;
             bh_tok_normalize(p->t2, ws2, p->c.lines[i], p->c.lens[i], &tb);
-            int32_t fake = (int32_t)bh_tp_digest(0, (const int32_t *)(const void *)tb.p,
-                                                 tb.n / 4);
-            p->ref_digest = bh_tp_digest(p->ref_digest, &fake, 1);
+            int32_t fake = (int32_t)bh_tokp_digest(0, (const int32_t *)(const void *)tb.p,
+                                                   tb.n / 4);
+            p->ref_digest = bh_tokp_digest(p->ref_digest, &fake, 1);
             p->ref_units += tb.n;
         } else if (p->kind == K_DECODE) {
             tb.n = 0;
             if (bh_tok_decode(p->t2, p->ids.v, p->ids.n, &tb) != 0)
                 break;
-            int32_t fake = (int32_t)bh_tp_digest(0, (const int32_t *)(const void *)tb.p,
-                                                 tb.n / 4);
-            p->ref_digest = bh_tp_digest(p->ref_digest, &fake, 1);
+            int32_t fake = (int32_t)bh_tokp_digest(0, (const int32_t *)(const void *)tb.p,
+                                                   tb.n / 4);
+            p->ref_digest = bh_tokp_digest(p->ref_digest, &fake, 1);
             p->ref_units += tb.n;
         } else {
-            p->ref_digest = bh_tp_digest(p->ref_digest, p->ids.v, p->ids.n);
+            p->ref_digest = bh_tokp_digest(p->ref_digest, p->ids.v, p->ids.n);
             p->ref_units += p->ids.n;
         }
     }
@@ -210,25 +210,25 @@ static bhost_status reference(tp_inst *p)
 }
 
 /* Untimed: loads two tokenizers, the corpus and the reference digest. [instance] */
-static bhost_status BHOST_ABI tp_setup(void *inst, bhost_stream *s)
+static bhost_status BHOST_ABI tokp_setup(void *inst, bhost_stream *s)
 {
-    tp_inst *p = inst;
+    tokp_inst *p = inst;
     bhost_status st;
     (void)s;
     if ((p->t = load(p)) == NULL || (p->t2 = load(p)) == NULL)
         return BHOST_E_INVALID;
     p->vocab_size = bh_tok_vocab_size(p->t);
     if ((p->ws = bh_tok_ws_new(p->t)) == NULL)
-        return bh_tp_fail(p->h, BHOST_E_NOMEM, "out of memory");
+        return bh_plugin_fail(p->h, BHOST_E_NOMEM, "out of memory");
     if (p->kind == K_LOAD) {
         p->work_items = 1;
         return BHOST_OK;
     }
     if (p->kind == K_NORMALIZE && strcmp(bh_tok_kind(p->t), "bpe") == 0)
-        return bh_tp_fail(p->h, BHOST_E_SKIP, "byte-level BPE has no normalizer");
-    st = bh_tp_corpus_load(p->h, p->kind == K_LATENCY ? "builtin" : p->corpus,
-                           bh_tp_api->seed(p->h),
-                           p->kind == K_LATENCY ? (size_t)p->msg_bytes * MAX_MSGS
+        return bh_plugin_fail(p->h, BHOST_E_SKIP, "byte-level BPE has no normalizer");
+    st = bh_tokp_corpus_load(p->h, p->kind == K_LATENCY ? "builtin" : p->corpus,
+                             bh_tokp_api->seed(p->h),
+                             p->kind == K_LATENCY ? (size_t)p->msg_bytes * MAX_MSGS
                                                 : (size_t)p->limit, &p->c);
     if (st != BHOST_OK)
         return st;
@@ -253,8 +253,8 @@ static bhost_status BHOST_ABI tp_setup(void *inst, bhost_stream *s)
         if ((st = file_digest(p, &d, &u)) != BHOST_OK)
             return st;
         if (d != p->ref_digest)
-            return bh_tp_fail(p->h, BHOST_E_VERIFY, "ids differ from %s",
-                              p->ref_ids);
+            return bh_plugin_fail(p->h, BHOST_E_VERIFY, "ids differ from %s",
+                                  p->ref_ids);
     }
     if (p->kind == K_LATENCY) {
         bh_tok_ws *ws2 = bh_tok_ws_new(p->t2);
@@ -264,7 +264,7 @@ static bhost_status BHOST_ABI tp_setup(void *inst, bhost_stream *s)
         for (size_t i = 0; i < p->nmsgs; i++) {
             p->ids.n = 0;
             bh_tok_encode(p->t2, ws2, p->c.lines[i], p->c.lens[i], 0, &p->ids);
-            p->msg_digest[i] = bh_tp_digest(0, p->ids.v, p->ids.n);
+            p->msg_digest[i] = bh_tokp_digest(0, p->ids.v, p->ids.n);
             bytes += (double)p->c.lens[i];
         }
         bh_tok_ws_free(ws2);
@@ -299,16 +299,16 @@ static bhost_status BHOST_ABI tp_setup(void *inst, bhost_stream *s)
 }
 
 /* One pass of the benchmark's work over the corpus. [instance] */
-static bhost_status run_once(tp_inst *p)
+static bhost_status run_once(tokp_inst *p)
 {
     p->run_digest = 0;
     p->run_units = 0;
     if (p->kind == K_BATCH) {
         if (bh_tok_encode_batch(p->t, p->c.lines, p->c.lens, p->c.nlines, 0,
                                 (unsigned)p->threads, p->outs) != 0)
-            return bh_tp_fail(p->h, BHOST_E_NOMEM, "batch encode failed");
+            return bh_plugin_fail(p->h, BHOST_E_NOMEM, "batch encode failed");
         for (size_t i = 0; i < p->c.nlines; i++) {
-            p->run_digest = bh_tp_digest(p->run_digest, p->outs[i].v, p->outs[i].n);
+            p->run_digest = bh_tokp_digest(p->run_digest, p->outs[i].v, p->outs[i].n);
             p->run_units += p->outs[i].n;
         }
         return BHOST_OK;
@@ -322,27 +322,27 @@ static bhost_status run_once(tp_inst *p)
                          : bh_tok_normalize(p->t, p->ws, p->c.lines[i], p->c.lens[i],
                                             &p->text);
             if (rc != 0)
-                return bh_tp_fail(p->h, BHOST_E_INTERNAL, "line %zu failed", i + 1);
-            int32_t fake = (int32_t)bh_tp_digest(
+                return bh_plugin_fail(p->h, BHOST_E_INTERNAL, "line %zu failed", i + 1);
+            int32_t fake = (int32_t)bh_tokp_digest(
                 0, (const int32_t *)(const void *)p->text.p, p->text.n / 4);
-            p->run_digest = bh_tp_digest(p->run_digest, &fake, 1);
+            p->run_digest = bh_tokp_digest(p->run_digest, &fake, 1);
             p->run_units += p->text.n;
             continue;
         }
         p->ids.n = 0;
         if (bh_tok_encode(p->t, p->ws, p->c.lines[i], p->c.lens[i], 0, &p->ids) != 0)
-            return bh_tp_fail(p->h, BHOST_E_NOMEM, "encode failed");
-        p->run_digest = bh_tp_digest(p->run_digest, p->ids.v, p->ids.n);
+            return bh_plugin_fail(p->h, BHOST_E_NOMEM, "encode failed");
+        p->run_digest = bh_tokp_digest(p->run_digest, p->ids.v, p->ids.n);
         p->run_units += p->ids.n;
     }
     return BHOST_OK;
 }
 
 /* Timed by the host: iters passes; reports tokens_per_s. [instance] */
-static bhost_status BHOST_ABI tp_run(void *inst, bhost_stream *s, uint64_t iters)
+static bhost_status BHOST_ABI tokp_run(void *inst, bhost_stream *s, uint64_t iters)
 {
-    tp_inst *p = inst;
-    uint64_t t0 = bh_tp_api->now_ns(p->h);
+    tokp_inst *p = inst;
+    uint64_t t0 = bh_tokp_api->now_ns(p->h);
     (void)s;
     for (uint64_t it = 0; it < iters; it++) {
         if (p->kind == K_LOAD) {
@@ -358,7 +358,7 @@ static bhost_status BHOST_ABI tp_run(void *inst, bhost_stream *s, uint64_t iters
             p->ids.n = 0;
             if (bh_tok_encode(p->t, p->ws, p->c.lines[i], p->c.lens[i], 0, &p->ids) != 0)
                 return BHOST_E_NOMEM;
-            if (bh_tp_digest(0, p->ids.v, p->ids.n) != p->msg_digest[i])
+            if (bh_tokp_digest(0, p->ids.v, p->ids.n) != p->msg_digest[i])
                 p->msg_bad = 1;
             continue;
         }
@@ -369,46 +369,46 @@ static bhost_status BHOST_ABI tp_run(void *inst, bhost_stream *s, uint64_t iters
     }
     /* tokens/s as an extra metric; the host's own timing stays the
      * authority (items/s is the same figure from the median) */
-    uint64_t dt = bh_tp_api->now_ns(p->h) - t0;
+    uint64_t dt = bh_tokp_api->now_ns(p->h) - t0;
     if (dt > 0 && (p->kind == K_ENCODE || p->kind == K_BATCH || p->kind == K_DECODE))
-        bh_tp_api->report_metric(p->h, "tokens_per_s", "1/s", BHOST_HIGHER_IS_BETTER,
-                                 p->work_items * (double)iters * 1e9 / (double)dt);
+        bh_tokp_api->report_metric(p->h, "tokens_per_s", "1/s", BHOST_HIGHER_IS_BETTER,
+                                   p->work_items * (double)iters * 1e9 / (double)dt);
     return BHOST_OK;
 }
 
 /* BHOST_E_VERIFY when the last run's digest differs from the reference. [instance] */
-static bhost_status BHOST_ABI tp_verify(void *inst)
+static bhost_status BHOST_ABI tokp_verify(void *inst)
 {
-    tp_inst *p = inst;
+    tokp_inst *p = inst;
     if (p->kind == K_LOAD)
         return p->vocab_size == bh_tok_vocab_size(p->t2)
                    ? BHOST_OK
-                   : bh_tp_fail(p->h, BHOST_E_VERIFY, "loaded %zu ids, expected %zu",
-                                p->vocab_size, bh_tok_vocab_size(p->t2));
+                   : bh_plugin_fail(p->h, BHOST_E_VERIFY, "loaded %zu ids, expected %zu",
+                                    p->vocab_size, bh_tok_vocab_size(p->t2));
     if (p->kind == K_LATENCY)
-        return p->msg_bad ? bh_tp_fail(p->h, BHOST_E_VERIFY,
-                                       "a message's ids differ from the reference")
+        return p->msg_bad ? bh_plugin_fail(p->h, BHOST_E_VERIFY,
+                                           "a message's ids differ from the reference")
                           : BHOST_OK;
     if (p->run_digest != p->ref_digest || p->run_units != p->ref_units)
-        return bh_tp_fail(p->h, BHOST_E_VERIFY,
-                          "digest %016llx (%llu units) != reference %016llx (%llu)",
-                          (unsigned long long)p->run_digest,
-                          (unsigned long long)p->run_units,
-                          (unsigned long long)p->ref_digest,
-                          (unsigned long long)p->ref_units);
+        return bh_plugin_fail(p->h, BHOST_E_VERIFY,
+                              "digest %016llx (%llu units) != reference %016llx (%llu)",
+                              (unsigned long long)p->run_digest,
+                              (unsigned long long)p->run_units,
+                              (unsigned long long)p->ref_digest,
+                              (unsigned long long)p->ref_units);
     return BHOST_OK;
 }
 
 /* Frees everything the instance owns. [instance] */
-static void BHOST_ABI tp_destroy(void *inst)
+static void BHOST_ABI tokp_destroy(void *inst)
 {
-    tp_inst *p = inst;
+    tokp_inst *p = inst;
     if (p == NULL)
         return;
     bh_tok_ws_free(p->ws);
     bh_tok_free(p->t);
     bh_tok_free(p->t2);
-    bh_tp_corpus_free(&p->c);
+    bh_tokp_corpus_free(&p->c);
     bh_tok_ids_free(&p->ids);
     bh_tok_bytes_free(&p->text);
     if (p->outs != NULL)
@@ -417,19 +417,19 @@ static void BHOST_ABI tp_destroy(void *inst)
     free(p->outs);
     free(p->all_ids);
     free(p->line_off);
-    bh_tp_api->free(p->h, p);
+    bh_tokp_api->free(p->h, p);
 }
 
 /* Bytes of text per iteration. [instance] */
-static double BHOST_ABI tp_bytes(void *inst)
+static double BHOST_ABI tokp_bytes(void *inst)
 {
-    return ((tp_inst *)inst)->work_bytes;
+    return ((tokp_inst *)inst)->work_bytes;
 }
 
 /* Tokens (or calls, loads, lines) per iteration. [instance] */
-static double BHOST_ABI tp_items(void *inst)
+static double BHOST_ABI tokp_items(void *inst)
 {
-    return ((tp_inst *)inst)->work_items;
+    return ((tokp_inst *)inst)->work_items;
 }
 
 #define CREATE(name, kind)                                                     \
@@ -450,18 +450,18 @@ CREATE(c_normalize, K_NORMALIZE)
 #define DESC(var, id, sum, create, plist)                                      \
     const bhost_bench_desc var = {                                             \
         sizeof(bhost_bench_desc), 0, id, sum, plist, NPARAMS, 0, 0, create,    \
-        tp_setup, tp_run, tp_verify, tp_destroy, NULL, tp_bytes, tp_items}
-DESC(bh_tp_encode, "encode",
+        tokp_setup, tokp_run, tokp_verify, tokp_destroy, NULL, tokp_bytes, tokp_items}
+DESC(bh_tokp_encode, "encode",
      "Encode a corpus line by line, one thread (items = tokens)", c_encode, params);
-DESC(bh_tp_decode, "decode",
+DESC(bh_tokp_decode, "decode",
      "Decode the ids of a corpus back to text (items = tokens)", c_decode, params);
-DESC(bh_tp_batch, "batch",
+DESC(bh_tokp_batch, "batch",
      "Batch-encode a corpus over 'threads' threads (items = tokens)", c_batch, params);
-DESC(bh_tp_load, "load",
+DESC(bh_tokp_load, "load",
      "Load the vocabulary or model file (items = loads)", c_load, params);
-DESC(bh_tp_latency, "latency",
+DESC(bh_tokp_latency, "latency",
      "Encode one chat-message sized text per iteration (items = calls)",
      c_latency, params);
-DESC(bh_tp_normalize, "normalize",
+DESC(bh_tokp_normalize, "normalize",
      "Normalizer alone: BERT or SentencePiece (items = lines)", c_normalize,
      params_norm);

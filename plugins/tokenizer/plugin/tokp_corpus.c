@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * tp_corpus.c -- where the tokenizer plugin finds its vocabularies (the
+ * tokp_corpus.c -- where the tokenizer plugin finds its vocabularies (the
  * cache tools/tokenizer/fetch.sh fills) and its corpora (built-in generated
  * text, the worst cases, or files).
  */
-#include "tp.h"
+#include "tokp.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -33,9 +33,9 @@ static void vocab_root(const char *vocab_dir, char *out, size_t cap)
         snprintf(out, cap, "%s/.cache/bhost/tokenizer/vocab", home ? home : ".");
 }
 
-bhost_status bh_tp_vocab(bhost_host *h, const char *name, const char *vocab_dir,
-                         const char **format, char paths[2][1024],
-                         size_t *npaths)
+bhost_status bh_tokp_vocab(bhost_host *h, const char *name, const char *vocab_dir,
+                           const char **format, char paths[2][1024],
+                           size_t *npaths)
 {
     static const struct { const char *name, *format, *f1, *f2; } tab[] = {
         {"gpt2", "gpt2", "gpt2-encoder.json", "gpt2-vocab.bpe"},
@@ -64,21 +64,12 @@ bhost_status bh_tp_vocab(bhost_host *h, const char *name, const char *vocab_dir,
         }
         for (size_t k = 0; k < *npaths; k++)
             if (!exists(paths[k]))
-                return bh_tp_fail(h, BHOST_E_SKIP,
-                                  "%s missing: run tools/tokenizer/fetch.sh "
-                                  "(or set vocab_dir)", paths[k]);
+                return bh_plugin_fail(h, BHOST_E_SKIP,
+                                      "%s missing: run tools/tokenizer/fetch.sh "
+                                      "(or set vocab_dir)", paths[k]);
         return BHOST_OK;
     }
-    return bh_tp_fail(h, BHOST_E_INVALID, "unknown vocab '%s'", name);
-}
-
-/* Folds a 64x64->128-bit product into 64 bits. */
-static uint64_t mix(uint64_t *s)
-{
-    uint64_t z = (*s += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
+    return bh_plugin_fail(h, BHOST_E_INVALID, "unknown vocab '%s'", name);
 }
 
 /* Deterministic English-like text: words, punctuation, numbers, some
@@ -110,7 +101,7 @@ static char *generate(uint64_t seed, size_t target, size_t *n)
     if (buf == NULL)
         return NULL;
     while (len < target) {
-        uint64_t r = mix(&s);
+        uint64_t r = bh_rng_next(&s);
         const char *w = words[r % nw];
         size_t wl = strlen(w);
         if ((r >> 20) % 23 == 0) {
@@ -152,8 +143,8 @@ static char *repeat(const char *unit, size_t target, size_t *n)
     return buf;
 }
 
-bhost_status bh_tp_corpus_load(bhost_host *h, const char *spec, uint64_t seed,
-                               size_t limit, tp_corpus *c)
+bhost_status bh_tokp_corpus_load(bhost_host *h, const char *spec, uint64_t seed,
+                                 size_t limit, tokp_corpus *c)
 {
     char err[512], path[1024];
     memset(c, 0, sizeof(*c));
@@ -178,7 +169,7 @@ bhost_status bh_tp_corpus_load(bhost_host *h, const char *spec, uint64_t seed,
         }
         c->text = bh_tok_read_file(path, (size_t)1 << 30, &c->n, err, sizeof(err));
         if (c->text == NULL)
-            return bh_tp_fail(h, BHOST_E_SKIP, "corpus: %s", err);
+            return bh_plugin_fail(h, BHOST_E_SKIP, "corpus: %s", err);
         if (limit > 0 && c->n > limit) {
             size_t k = limit;
             while (k > 0 && c->text[k - 1] != '\n')
@@ -188,7 +179,7 @@ bhost_status bh_tp_corpus_load(bhost_host *h, const char *spec, uint64_t seed,
         }
     }
     if (c->text == NULL)
-        return bh_tp_fail(h, BHOST_E_NOMEM, "corpus: out of memory");
+        return bh_plugin_fail(h, BHOST_E_NOMEM, "corpus: out of memory");
     size_t cap = 0;
     for (size_t i = 0; i < c->n;) {
         const char *e = memchr(c->text + i, '\n', c->n - i);
@@ -197,11 +188,11 @@ bhost_status bh_tp_corpus_load(bhost_host *h, const char *spec, uint64_t seed,
             cap = cap ? cap * 2 : 1024;
             const char **l = realloc(c->lines, cap * sizeof(*l));
             if (l == NULL)
-                return bh_tp_fail(h, BHOST_E_NOMEM, "corpus: out of memory");
+                return bh_plugin_fail(h, BHOST_E_NOMEM, "corpus: out of memory");
             c->lines = l;
             size_t *ln = realloc(c->lens, cap * sizeof(*ln));
             if (ln == NULL)
-                return bh_tp_fail(h, BHOST_E_NOMEM, "corpus: out of memory");
+                return bh_plugin_fail(h, BHOST_E_NOMEM, "corpus: out of memory");
             c->lens = ln;
         }
         c->lines[c->nlines] = c->text + i;
@@ -211,8 +202,8 @@ bhost_status bh_tp_corpus_load(bhost_host *h, const char *spec, uint64_t seed,
     return BHOST_OK;
 }
 
-/* See tp.h. */
-void bh_tp_corpus_free(tp_corpus *c)
+/* See tokp.h. */
+void bh_tokp_corpus_free(tokp_corpus *c)
 {
     free(c->text);
     free(c->lines);
@@ -220,8 +211,8 @@ void bh_tp_corpus_free(tp_corpus *c)
     memset(c, 0, sizeof(*c));
 }
 
-/* See tp.h. */
-uint64_t bh_tp_digest(uint64_t d, const int32_t *ids, size_t n)
+/* See tokp.h. */
+uint64_t bh_tokp_digest(uint64_t d, const int32_t *ids, size_t n)
 {
     if (d == 0)
         d = UINT64_C(0xcbf29ce484222325);

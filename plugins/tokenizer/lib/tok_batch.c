@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * tk_batch.c -- batch encoding over a pool of pthreads: items are handed
+ * tok_batch.c -- batch encoding over a pool of pthreads: items are handed
  * out through an atomic counter, each thread has its own workspace, and
  * every result lands in outs[i] so the order is the input order.
  */
-#include "tk_internal.h"
+#include "tok_internal.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
