@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
  * ze_kernels.c -- the kernel tables of the Level Zero backend: SPIR-V
- * modules built at build time from kernels.cl (f32; f64 on devices with
- * fp64), created with zeModuleCreate on the first get_kernel(); the
- * build_stats extension (COLD: zeModuleCreate from SPIR-V, the driver
- * compiles; CACHED: from the native binary of the device's own module,
- * zeModuleGetNativeBinary) and device_index. Built without clang-14 +
- * llvm-spirv-14 (BH_ZE_NO_KERNELS), the backend has no kernels.
+ * modules built at build time from plugins/common/bh_kernels.cl (f32; f64
+ * on devices with fp64), created with zeModuleCreate on the first
+ * get_kernel(); the build_stats extension (COLD: zeModuleCreate from
+ * SPIR-V, the driver compiles; CACHED: from the native binary of the
+ * device's own module, zeModuleGetNativeBinary) and device_index. Built
+ * without clang-14 + llvm-spirv-14 (BH_ZE_NO_KERNELS), the backend has no
+ * kernels.
  */
 #include "ze_internal.h"
 

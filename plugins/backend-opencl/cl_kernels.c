@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * cl_kernels.c -- the kernel tables gemm, axpy, reduce of the OpenCL
- * backend (kernels.cl), and the build_stats and device_index extensions.
+ * backend (plugins/common/bh_kernels.cl), and the build_stats and
+ * device_index extensions.
  * The device's programs (f32; f64 where the device has it) are built on
  * the first get_kernel() through the program cache; the build time and
  * cache hits are logged and reported as the case metrics

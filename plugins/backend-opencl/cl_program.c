@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * cl_program.c -- builds the kernels of kernels.cl at run time, with a
- * persistent program-binary cache.
+ * cl_program.c -- builds the kernels of plugins/common/bh_kernels.cl at
+ * run time, with a persistent program-binary cache.
  *
  * Cache directory: BHOST_OPENCL_CACHE_DIR ("off" disables caching), else
  * $XDG_CACHE_HOME/bhost/opencl, else $HOME/.cache/bhost/opencl. A binary

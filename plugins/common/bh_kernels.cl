@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * kernels.cl -- OpenCL C 1.2 kernels of backend-opencl, built at run time
- * with -DT=float, or -DT=double -DBH_F64 on devices with fp64. The same
- * algorithms as the Vulkan shaders: grid-stride axpy, a two-pass
- * workgroup-tree reduction, a 16 x 16 tiled column-major gemm and, for a
- * C with at most 8 columns (or rows), a matrix-vector gemm.
+ * bh_kernels.cl -- the OpenCL C 1.2 kernels of backend-opencl and
+ * backend-level-zero, -DT=float, or -DT=double -DBH_F64 for fp64.
+ * backend-opencl embeds this text and builds it at run time (f64 on devices
+ * with fp64); backend-level-zero compiles it at build time with clang-14
+ * (-target spir64) and llvm-spirv-14 into SPIR-V modules (the f64 one
+ * loaded only on devices with fp64). The same algorithms as the Vulkan
+ * shaders: grid-stride axpy, a two-pass workgroup-tree reduction, a
+ * 16 x 16 tiled column-major gemm and, for a C with at most 8 columns (or
+ * rows), a matrix-vector gemm (used by backend-opencl only).
  */
 #ifdef BH_F64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
