@@ -13,7 +13,7 @@
 #include "host_signals.h"
 #include "plan.h"
 #include "report.h"
-#include "result_doc.h"
+#include "result_build.h"
 #include "run_ci.h"
 #include "run_store.h"
 #include "run_verdict.h"

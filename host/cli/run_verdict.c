@@ -8,7 +8,7 @@
 #include "bh_mem.h"
 #include "cli.h"
 #include "compare_console.h"
-#include "confirm.h"
+#include "confirm_rerun.h"
 #include "drift.h"
 #include "gate.h"
 #include "regress_json.h"
@@ -119,7 +119,7 @@ void bh_run_verdict_apply(bh_run_verdict *v, cJSON *doc, const bh_plan *plan,
     v->compared = 1;
     suspects = suspect_cases(&v->rep);
     if (suspects && v->rc.confirm && !v->no_confirm && !bh_interrupted) {
-        bh_regress_confirm_opts co = {v->baseline_plugins, v->rc.confirm_runs,
+        bh_confirm_opts co = {v->baseline_plugins, v->rc.confirm_runs,
                                       xo->seed ^ UINT64_C(0xc0f1a3b5d7e9f2a4), xo->progress,
                                       xo->log_limit};
 
@@ -130,7 +130,7 @@ void bh_run_verdict_apply(bh_run_verdict *v, cJSON *doc, const bh_plan *plan,
                     v->baseline_plugins ? "interleaved with the baseline build"
                                         : "compared with the stored baseline (no "
                                           "--baseline-plugins: weaker)");
-        bh_regress_confirm(&v->rep, plan, v->base_doc, &v->rc, &co);
+        bh_confirm_rerun(&v->rep, plan, v->base_doc, &v->rc, &co);
     }
     meta = (bh_regress_meta){v->base_path, NULL, v->system_diff, v->config_diff, v->force};
     bh_regress_attach(doc, &v->rep, &meta);

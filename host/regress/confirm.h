@@ -15,11 +15,13 @@
  * runs shuffled together, and compared unpaired against the stored
  * baseline again. That guards against a disturbance during the first
  * candidate run, but not against a machine that changed since the
- * baseline was recorded: the weaker guarantee. */
+ * baseline was recorded: the weaker guarantee.
+ *
+ * This module decides (schedules, tests, verdicts); running the clones is
+ * the run pipeline's (host/pipeline/confirm_rerun.h). */
 #ifndef BH_REGRESS_CONFIRM_H
 #define BH_REGRESS_CONFIRM_H
 
-#include "plan.h"
 #include "regress_compare.h"
 
 #include <cjson/cJSON.h>
@@ -62,28 +64,5 @@ void bh_regress_confirm_unpaired(bh_regress_item *it, const double *base,
  * m = that set's size), marks conf.confirmed, and re-finalizes r so the
  * confirmation verdicts become the items' verdicts. Pure. */
 void bh_regress_confirm_decide(bh_regress_report *r, const bh_regress_config *cfg);
-
-/* How to rerun. */
-typedef struct bh_regress_confirm_opts {
-    const char *baseline_plugins; /* directory with the baseline build's
-                                     plugin files (also searched one level
-                                     down), or NULL */
-    uint32_t runs;                /* pairs (or runs) per suspect case */
-    uint64_t seed;                /* schedule and worker seeds */
-    int progress;                 /* progress line on stderr */
-    size_t log_limit;             /* plugin output kept per run */
-} bh_regress_confirm_opts;
-
-/* Reruns the cases of r's suspect items (found by id in plan, the
- * candidate's executed plan), then decides as above. base_doc is the
- * baseline document (for the unpaired mode). Cases that cannot be rerun
- * (not in plan, no plugin file of that name in baseline_plugins) get
- * conf.error and keep their first verdict. Spawns worker processes;
- * honours bh_interrupted: an interrupted confirmation decides nothing
- * (every suspect gets conf.error and keeps its first verdict). Returns the
- * number of cases rerun. */
-size_t bh_regress_confirm(bh_regress_report *r, const bh_plan *plan,
-                          const cJSON *base_doc, const bh_regress_config *cfg,
-                          const bh_regress_confirm_opts *o);
 
 #endif

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 /* The result document, schema "bhost.result/1": one JSON object per run
- * of a config (see docs/results-schema.md). */
+ * of a config (see docs/results-schema.md): its run.git object, and writing
+ * it to disk. Building it from a plan is the run pipeline's
+ * (host/pipeline/result_build.h); host/results depends on host/common
+ * only. */
 #ifndef BH_RESULT_DOC_H
 #define BH_RESULT_DOC_H
 
-#include "catalog.h"
-#include "config.h"
-#include "plan.h"
+#include "bh_error.h"
 
 #include <cjson/cJSON.h>
 #include <stdint.h>
@@ -21,31 +22,8 @@ typedef struct bh_run_git {
     const char *source; /* "GITHUB_SHA" (the CI variable), "git" or "none" */
 } bh_run_git;
 
-/* What the run knew about itself besides the cases. */
-typedef struct bh_run_meta {
-    const bh_config *cfg;
-    int argc;
-    char **argv;
-    uint64_t seed;
-    char started_at[32];
-    char finished_at[32];
-    double duration_s;
-    int interrupted;
-    cJSON *system;          /* fingerprint, borrowed */
-    const bh_run_git *git;  /* borrowed; NULL: written as unknown */
-} bh_run_meta;
-
-/* Builds the whole document (caller deletes). The plugins section lists
- * every catalog entry the plan used, with its file hash; run.git always
- * holds commit, branch (strings or null) and dirty (bool or null). */
-cJSON *bh_result_build(const bh_run_meta *m, const bh_plan *plan,
-                       const bh_catalog *cat);
-
 /* The run.git object of g (NULL: every field null); new object. */
 cJSON *bh_result_git_json(const bh_run_git *g);
-
-/* The JSON form of one case (used by the document and by exporters). */
-cJSON *bh_result_case(const bh_case *c);
 
 /* The default file path results/<config>/<timestamp>-<host>.json under
  * root (free() it). */

@@ -13,7 +13,7 @@
 #include "bh_fs.h"
 #include "bh_mem.h"
 #include "executor.h"
-#include "result_doc.h"
+#include "result_build.h"
 
 #include <dirent.h>
 #include <math.h>

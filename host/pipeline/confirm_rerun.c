@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 /* The executing half of confirm-before-fail: clone the suspect cases,
- * run them in the confirmation schedule, collect the values (see
- * confirm.h). */
+ * run them in the confirmation schedule, collect the values
+ * (confirm_rerun.h). */
 #define _GNU_SOURCE
-#include "confirm.h"
+#include "confirm_rerun.h"
 
 #include "bh_fs.h"
 #include "bh_mem.h"
 #include "executor.h"
-#include "result_doc.h"
+#include "result_build.h"
 #include "result_read.h"
 
 #include <dirent.h>
@@ -96,7 +96,7 @@ static void fail_case(bh_regress_report *r, const char *id, const char *msg)
 /* The distinct case ids of r's suspect items that can be rerun, cloned
  * into cp (paired: A then B per case). Returns the number of cases. */
 static size_t build_plan(bh_regress_report *r, const bh_plan *plan,
-                         const bh_regress_confirm_opts *o, bh_plan *cp, char ***ids)
+                         const bh_confirm_opts *o, bh_plan *cp, char ***ids)
 {
     size_t n = 0;
 
@@ -175,9 +175,9 @@ static void collect(bh_regress_report *r, const bh_plan *cp, size_t k, const cha
     cJSON_Delete(base);
 }
 
-size_t bh_regress_confirm(bh_regress_report *r, const bh_plan *plan,
-                          const cJSON *base_doc, const bh_regress_config *cfg,
-                          const bh_regress_confirm_opts *o)
+/* See confirm_rerun.h. */
+size_t bh_confirm_rerun(bh_regress_report *r, const bh_plan *plan, const cJSON *base_doc,
+                        const bh_regress_config *cfg, const bh_confirm_opts *o)
 {
     bh_plan cp = {NULL, 0, 0};
     char **ids = NULL;
