@@ -29,13 +29,8 @@
 
 #include <bhost/accel.h>
 
-#if defined(__GNUC__) || defined(__clang__)
-#define BH_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
-#else
-#define BH_PRINTF(fmt, args)
-#endif
-
-#define BH_ACCEL_I64_MAX 9007199254740992.0
+#include "bh_plugin.h"
+#include "bh_rng.h"
 
 extern const bhost_host_api *bh_accel_api;
 
@@ -107,25 +102,7 @@ double BHOST_ABI bh_accel_flops(void *inst);
 double BHOST_ABI bh_accel_bytes(void *inst);
 double BHOST_ABI bh_accel_items(void *inst);
 
-/* Parameter descriptors. */
-#define BH_ACCEL_PARAM_I64(k, s, d, lo, hi)                                    \
-    {.struct_size = sizeof(bhost_param_desc),                                  \
-     .type = BHOST_PARAM_I64,                                                  \
-     .key = (k),                                                               \
-     .summary = (s),                                                           \
-     .default_value = (d),                                                     \
-     .min = (lo),                                                              \
-     .max = (hi)}
-#define BH_ACCEL_PARAM_STR(k, s, d, ch)                                        \
-    {.struct_size = sizeof(bhost_param_desc),                                  \
-     .type = BHOST_PARAM_STR,                                                  \
-     .key = (k),                                                               \
-     .summary = (s),                                                           \
-     .default_value = (d),                                                     \
-     .choices = (ch),                                                          \
-     .min = 1,                                                                 \
-     .max = 0}
-
+/* Parameter descriptors: BH_PARAM_I64 and BH_PARAM_STR of bh_plugin.h. */
 extern const char *const bh_accel_dtypes[]; /* "f32", "f64", NULL */
 
 /* The benchmarks, in listing order. */

@@ -17,16 +17,11 @@ const char *const bh_accel_dtypes[] = {"f32", "f64", NULL};
 bhost_status bh_accel_fail(bhost_host *h, bhost_status st, const char *fmt,
                            ...)
 {
-    char msg[512];
-    int len;
     va_list ap;
 
-    len = snprintf(msg, sizeof(msg), "accel: ");
     va_start(ap, fmt);
-    vsnprintf(msg + len, sizeof(msg) - (size_t)len, fmt, ap);
+    st = bh_plugin_vfail(h, st, "accel: ", fmt, ap);
     va_end(ap);
-    if (bh_accel_api != NULL)
-        bh_accel_api->set_error(h, msg);
     return st;
 }
 
@@ -111,23 +106,13 @@ void bh_accel_free(bhost_host *h, void *p)
     bh_accel_api->free(h, p);
 }
 
-/* splitmix64 */
-static uint64_t mix(uint64_t *s)
-{
-    uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
-
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-
 void bh_accel_random(bhost_host *h, void *out, bhost_dtype t, uint64_t n,
                      double lo, double hi, uint64_t stream)
 {
     uint64_t s = bh_accel_api->seed(h) ^ (stream * UINT64_C(0xa0761d6478bd642f));
 
     for (uint64_t i = 0; i < n; i++) {
-        double v = lo + (hi - lo) * (double)(mix(&s) >> 11) * 0x1p-53;
+        double v = lo + (hi - lo) * (double)(bh_rng_next(&s) >> 11) * 0x1p-53;
 
         if (t == BHOST_DTYPE_F64)
             ((double *)out)[i] = v;

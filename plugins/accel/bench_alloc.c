@@ -21,10 +21,10 @@ typedef struct alloc_inst {
 static const char *const kinds[] = {"device", "pinned", "host_visible", NULL};
 
 static const bhost_param_desc params[] = {
-    BH_ACCEL_PARAM_I64("bytes", "Bytes per allocation", "1048576", 1,
-                       BH_ACCEL_I64_MAX),
-    BH_ACCEL_PARAM_STR("memory", "device, pinned or host_visible", "device",
-                       kinds),
+    BH_PARAM_I64("bytes", "Bytes per allocation", "1048576", 1,
+                 BH_PLUGIN_I64_MAX),
+    BH_PARAM_STR("memory", "device, pinned or host_visible", "device",
+                 kinds),
 };
 
 /* Reads bytes and memory. [instance] */

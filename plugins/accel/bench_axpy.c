@@ -31,8 +31,8 @@ typedef struct axpy_inst {
 } axpy_inst;
 
 static const bhost_param_desc params[] = {
-    BH_ACCEL_PARAM_I64("n", "Elements", "1048576", 1, 2147483647.0),
-    BH_ACCEL_PARAM_STR("dtype", "Element type", "f32", bh_accel_dtypes),
+    BH_PARAM_I64("n", "Elements", "1048576", 1, 2147483647.0),
+    BH_PARAM_STR("dtype", "Element type", "f32", bh_accel_dtypes),
 };
 
 static void BHOST_ABI axpy_destroy(void *inst);

@@ -26,9 +26,9 @@ typedef struct build_inst {
 static const char *const caches[] = {"cold", "cached", NULL};
 
 static const bhost_param_desc params[] = {
-    BH_ACCEL_PARAM_STR("cache", "cold: no cache; cached: the backend's "
-                                "pipeline/program cache",
-                       "cold", caches),
+    BH_PARAM_STR("cache", "cold: no cache; cached: the backend's "
+                          "pipeline/program cache",
+                 "cold", caches),
 };
 
 /* Reads cache; needs the build_stats extension. [instance] */

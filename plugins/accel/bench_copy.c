@@ -34,15 +34,15 @@ typedef struct copy_inst {
 static const char *const memories[] = {"pageable", "pinned", NULL};
 
 static const bhost_param_desc host_params[] = {
-    BH_ACCEL_PARAM_I64("bytes", "Bytes per copy", "1048576", 1,
-                       BH_ACCEL_I64_MAX),
-    BH_ACCEL_PARAM_STR("memory", "Host memory: pageable or pinned (the "
-                                 "backend's page-locked memory)",
-                       "pageable", memories),
+    BH_PARAM_I64("bytes", "Bytes per copy", "1048576", 1,
+                 BH_PLUGIN_I64_MAX),
+    BH_PARAM_STR("memory", "Host memory: pageable or pinned (the "
+                           "backend's page-locked memory)",
+                 "pageable", memories),
 };
 static const bhost_param_desc d2d_params[] = {
-    BH_ACCEL_PARAM_I64("bytes", "Bytes per copy", "1048576", 1,
-                       BH_ACCEL_I64_MAX),
+    BH_PARAM_I64("bytes", "Bytes per copy", "1048576", 1,
+                 BH_PLUGIN_I64_MAX),
 };
 
 static void BHOST_ABI copy_destroy(void *inst);

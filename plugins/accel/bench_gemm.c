@@ -32,12 +32,12 @@ typedef struct gemm_inst {
 static const char *const trans[] = {"nn", "nt", "tn", "tt", NULL};
 
 static const bhost_param_desc params[] = {
-    BH_ACCEL_PARAM_I64("m", "Rows of C", "256", 1, 65536),
-    BH_ACCEL_PARAM_I64("n", "Columns of C", "256", 1, 65536),
-    BH_ACCEL_PARAM_I64("k", "Inner dimension", "256", 1, 65536),
-    BH_ACCEL_PARAM_STR("trans", "op(A), op(B): n = as stored, t = transposed",
-                       "nn", trans),
-    BH_ACCEL_PARAM_STR("dtype", "Element type", "f32", bh_accel_dtypes),
+    BH_PARAM_I64("m", "Rows of C", "256", 1, 65536),
+    BH_PARAM_I64("n", "Columns of C", "256", 1, 65536),
+    BH_PARAM_I64("k", "Inner dimension", "256", 1, 65536),
+    BH_PARAM_STR("trans", "op(A), op(B): n = as stored, t = transposed",
+                 "nn", trans),
+    BH_PARAM_STR("dtype", "Element type", "f32", bh_accel_dtypes),
 };
 
 /* Reads the shape and dtype; finds the kernel. [instance] */

@@ -23,9 +23,9 @@ typedef struct launch_inst {
 static const char *const modes[] = {"async", "sync", NULL};
 
 static const bhost_param_desc params[] = {
-    BH_ACCEL_PARAM_STR("mode", "async: sync once per sample; sync: after "
-                               "every launch",
-                       "async", modes),
+    BH_PARAM_STR("mode", "async: sync once per sample; sync: after "
+                         "every launch",
+                 "async", modes),
 };
 
 /* Reads mode, finds the axpy kernel. [instance] */

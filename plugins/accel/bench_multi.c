@@ -30,8 +30,8 @@ typedef struct multi_inst {
 } multi_inst;
 
 static const bhost_param_desc params[] = {
-    BH_ACCEL_PARAM_I64("n", "f32 elements per device", "4194304", 1,
-                       2147483647.0),
+    BH_PARAM_I64("n", "f32 elements per device", "4194304", 1,
+                 2147483647.0),
 };
 
 static void BHOST_ABI multi_destroy(void *inst);

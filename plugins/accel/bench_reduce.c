@@ -33,9 +33,9 @@ typedef struct red_inst {
 static const char *const ops[] = {"sum", "min", "max", NULL};
 
 static const bhost_param_desc params[] = {
-    BH_ACCEL_PARAM_I64("n", "Elements", "1048576", 1, 2147483647.0),
-    BH_ACCEL_PARAM_STR("op", "Reduction", "sum", ops),
-    BH_ACCEL_PARAM_STR("dtype", "Element type", "f32", bh_accel_dtypes),
+    BH_PARAM_I64("n", "Elements", "1048576", 1, 2147483647.0),
+    BH_PARAM_STR("op", "Reduction", "sum", ops),
+    BH_PARAM_STR("dtype", "Element type", "f32", bh_accel_dtypes),
 };
 
 /* Reads n, op and dtype; finds the kernel. [instance] */
