@@ -9,6 +9,8 @@
  */
 #include "cuda_internal.h"
 
+#include "bh_gpu_args.h"
+
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -88,13 +90,6 @@ bhost_status bh_cu_launch(bhost_dev *dev, const void *fn, dim3 grid,
     return e == cudaSuccess ? BHOST_OK : bh_cu_err(dev->h, e, "cudaLaunchKernel");
 }
 
-/* Element size of F32/F64 (0 for others); *f64 set. */
-static uint64_t elem(bhost_dtype t, int *f64)
-{
-    *f64 = t == BHOST_DTYPE_F64;
-    return t == BHOST_DTYPE_F32 ? 4 : t == BHOST_DTYPE_F64 ? 8 : 0;
-}
-
 /* Common checks; the stream in *t. */
 static bhost_status check_call(bhost_dev *dev, bhost_stream *s,
                                const void *args, const char *op,
@@ -114,31 +109,24 @@ static bhost_status BHOST_ABI axpy_run(bhost_dev *dev, bhost_stream *s,
                                        const bhost_axpy_args *a)
 {
     bhost_stream *t;
-    unsigned long long n;
-    float af;
-    uint64_t es, blocks;
+    bh_gpu_axpy_pack p;
+    uint64_t es;
     int f64;
     bhost_status st = check_call(dev, s, a, "axpy", &t);
 
     if (st != BHOST_OK)
         return st;
-    es = elem(a->type, &f64);
+    es = bh_gpu_elem(a->type, &f64);
     st = bh_be_check_axpy(&bh_cu_be, dev, a, es, " (F32, F64)");
     if (st != BHOST_OK || a->n == 0)
         return st;
-    n = a->n;
-    af = (float)a->alpha;
-    blocks = (a->n + 255) / 256;
+    bh_gpu_axpy_pack_init(&p, a, f64);
     {
-        void *args[4] = {&n, f64 ? (void *)&a->alpha : (void *)&af,
-                         (void *)&a->x->ptr, (void *)&a->y->ptr};
-        dim3 grid = {(unsigned)(blocks > 65536 ? 65536 : blocks), 1, 1};
-        dim3 block = {256, 1, 1};
+        dim3 grid = {p.blocks, 1, 1};
+        dim3 block = {BH_GPU_BLOCK, 1, 1};
 
-        return bh_cu_launch(dev,
-                            bh_cu_function(dev->h, f64 ? "bh_axpy_f64"
-                                                       : "bh_axpy_f32"),
-                            grid, block, args, t->s, "axpy");
+        return bh_cu_launch(dev, bh_cu_function(dev->h, f64 ? "bh_axpy_f64" : "bh_axpy_f32"),
+                            grid, block, p.args, t->s, "axpy");
     }
 }
 
@@ -157,14 +145,12 @@ static bhost_status BHOST_ABI reduce_run(bhost_dev *dev, bhost_stream *s,
 
     if (st != BHOST_OK)
         return st;
-    es = elem(a->type, &f64);
+    es = bh_gpu_elem(a->type, &f64);
     st = bh_be_check_reduce(&bh_cu_be, dev, a, es, " (F32, F64)");
     if (st != BHOST_OK)
         return st;
     fn = bh_cu_function(dev->h, f64 ? "bh_reduce_f64" : "bh_reduce_f32");
-    groups = (a->n + 255) / 256;
-    groups = groups < 1 ? 1 : groups > BH_CU_REDUCE_GROUPS ? BH_CU_REDUCE_GROUPS
-                                                            : groups;
+    groups = bh_gpu_reduce_groups(a->n, BH_CU_REDUCE_GROUPS);
     if (groups > 1 && t->scratch == NULL) {
         cudaError_t e = bh_cu.Malloc(&t->scratch, 8 * BH_CU_REDUCE_GROUPS);
 
@@ -193,24 +179,13 @@ static bhost_status BHOST_ABI reduce_run(bhost_dev *dev, bhost_stream *s,
 static bhost_status own_gemm(bhost_dev *dev, bhost_stream *t,
                              const bhost_gemm_args *g, int f64)
 {
-    unsigned u[8] = {(unsigned)g->m,   (unsigned)g->n,   (unsigned)g->k,
-                     (unsigned)g->lda, (unsigned)g->ldb, (unsigned)g->ldc,
-                     g->trans_a,       g->trans_b};
-    float al = (float)g->alpha, be = (float)g->beta;
-    void *args[13];
-    dim3 grid = {(unsigned)((g->m + 15) / 16), (unsigned)((g->n + 15) / 16), 1};
-    dim3 block = {16, 16, 1};
+    bh_gpu_gemm_pack p;
+    dim3 grid, block = {16, 16, 1};
 
-    for (int i = 0; i < 8; i++)
-        args[i] = &u[i];
-    args[8] = f64 ? (void *)&g->alpha : (void *)&al;
-    args[9] = f64 ? (void *)&g->beta : (void *)&be;
-    args[10] = (void *)&g->a->ptr;
-    args[11] = (void *)&g->b->ptr;
-    args[12] = (void *)&g->c->ptr;
-    return bh_cu_launch(dev,
-                        bh_cu_function(dev->h, f64 ? "bh_gemm_f64" : "bh_gemm_f32"),
-                        grid, block, args, t->s, "gemm");
+    bh_gpu_gemm_pack_init(&p, g, f64);
+    grid = (dim3){p.grid_x, p.grid_y, 1};
+    return bh_cu_launch(dev, bh_cu_function(dev->h, f64 ? "bh_gemm_f64" : "bh_gemm_f32"), grid,
+                        block, p.args, t->s, "gemm");
 }
 
 /* C = alpha op(A) op(B) + beta C. [instance] */
@@ -229,7 +204,7 @@ static bhost_status BHOST_ABI gemm_run(bhost_dev *dev, bhost_stream *s,
     half = (g->a_type == BHOST_DTYPE_BF16 || g->a_type == BHOST_DTYPE_F16) &&
            g->b_type == g->a_type && g->c_type == BHOST_DTYPE_F32 &&
            g->compute_type == BHOST_DTYPE_F32;
-    es = elem(g->c_type, &f64);
+    es = bh_gpu_elem(g->c_type, &f64);
     ein = half ? 2 : es;
     if (!BHOST_HAS(bhost_gemm_args, g, c) || g->reserved != 0 || es == 0 ||
         (!half && (g->a_type != g->c_type || g->b_type != g->c_type ||

@@ -9,6 +9,8 @@
  */
 #include "hip_internal.h"
 
+#include "bh_gpu_args.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -82,12 +84,6 @@ static bhost_status launch(bhost_dev *dev, hipFunction_t fn, unsigned gx,
     return e == hipSuccess ? BHOST_OK : bh_hip_err(dev->h, e, "hipModuleLaunchKernel");
 }
 
-static uint64_t elem(bhost_dtype t, int *f64)
-{
-    *f64 = t == BHOST_DTYPE_F64;
-    return t == BHOST_DTYPE_F32 ? 4 : t == BHOST_DTYPE_F64 ? 8 : 0;
-}
-
 /* Common checks; the stream in *t. */
 static bhost_status check_call(bhost_dev *dev, bhost_stream *s,
                                const void *args, const char *op,
@@ -109,29 +105,20 @@ static bhost_status BHOST_ABI axpy_run(bhost_dev *dev, bhost_stream *s,
                                        const bhost_axpy_args *a)
 {
     bhost_stream *t;
-    unsigned long long n;
-    float af;
-    uint64_t es, blocks;
+    bh_gpu_axpy_pack p;
+    uint64_t es;
     int f64;
     bhost_status st = check_call(dev, s, a, "axpy", &t);
 
     if (st != BHOST_OK)
         return st;
-    es = elem(a->type, &f64);
+    es = bh_gpu_elem(a->type, &f64);
     st = bh_be_check_axpy(&bh_hip_be, dev, a, es, " (F32, F64)");
     if (st != BHOST_OK || a->n == 0)
         return st;
-    n = a->n;
-    af = (float)a->alpha;
-    blocks = (a->n + 255) / 256;
-    {
-        void *args[4] = {&n, f64 ? (void *)&a->alpha : (void *)&af,
-                         (void *)&a->x->ptr, (void *)&a->y->ptr};
-
-        return launch(dev, dev->fn[f64 ? BH_HIP_AXPY_F64 : BH_HIP_AXPY_F32],
-                      (unsigned)(blocks > 65536 ? 65536 : blocks), 1, 256, 1,
-                      args, t->s, "axpy");
-    }
+    bh_gpu_axpy_pack_init(&p, a, f64);
+    return launch(dev, dev->fn[f64 ? BH_HIP_AXPY_F64 : BH_HIP_AXPY_F32], p.blocks, 1,
+                  BH_GPU_BLOCK, 1, p.args, t->s, "axpy");
 }
 
 /* result[0] = sum/min/max: partials per block, then one block. */
@@ -148,14 +135,12 @@ static bhost_status BHOST_ABI reduce_run(bhost_dev *dev, bhost_stream *s,
 
     if (st != BHOST_OK)
         return st;
-    es = elem(a->type, &f64);
+    es = bh_gpu_elem(a->type, &f64);
     st = bh_be_check_reduce(&bh_hip_be, dev, a, es, " (F32, F64)");
     if (st != BHOST_OK)
         return st;
     fn = dev->fn[f64 ? BH_HIP_REDUCE_F64 : BH_HIP_REDUCE_F32];
-    groups = (a->n + 255) / 256;
-    groups = groups < 1 ? 1 : groups > BH_HIP_REDUCE_GROUPS ? BH_HIP_REDUCE_GROUPS
-                                                             : groups;
+    groups = bh_gpu_reduce_groups(a->n, BH_HIP_REDUCE_GROUPS);
     if (groups > 1 && t->scratch == NULL) {
         hipError_t e = bh_hip.Malloc(&t->scratch, 8 * BH_HIP_REDUCE_GROUPS);
 
@@ -183,16 +168,14 @@ static bhost_status BHOST_ABI gemm_run(bhost_dev *dev, bhost_stream *s,
                                        const bhost_gemm_args *g)
 {
     bhost_stream *t;
-    unsigned u[8];
-    float al, be;
-    void *args[13];
+    bh_gpu_gemm_pack p;
     uint64_t es;
     int f64;
     bhost_status st = check_call(dev, s, g, "gemm", &t);
 
     if (st != BHOST_OK)
         return st;
-    es = elem(g->c_type, &f64);
+    es = bh_gpu_elem(g->c_type, &f64);
     if (!BHOST_HAS(bhost_gemm_args, g, c) || g->reserved != 0 || es == 0 ||
         g->a_type != g->c_type || g->b_type != g->c_type ||
         g->compute_type != g->c_type)
@@ -208,26 +191,9 @@ static bhost_status BHOST_ABI gemm_run(bhost_dev *dev, bhost_stream *s,
     st = bh_be_check_gemm_spans(&bh_hip_be, dev, g, es, es);
     if (st != BHOST_OK || g->m == 0 || g->n == 0)
         return st;
-    u[0] = (unsigned)g->m;
-    u[1] = (unsigned)g->n;
-    u[2] = (unsigned)g->k;
-    u[3] = (unsigned)g->lda;
-    u[4] = (unsigned)g->ldb;
-    u[5] = (unsigned)g->ldc;
-    u[6] = g->trans_a;
-    u[7] = g->trans_b;
-    al = (float)g->alpha;
-    be = (float)g->beta;
-    for (int i = 0; i < 8; i++)
-        args[i] = &u[i];
-    args[8] = f64 ? (void *)&g->alpha : (void *)&al;
-    args[9] = f64 ? (void *)&g->beta : (void *)&be;
-    args[10] = (void *)&g->a->ptr;
-    args[11] = (void *)&g->b->ptr;
-    args[12] = (void *)&g->c->ptr;
-    return launch(dev, dev->fn[f64 ? BH_HIP_GEMM_F64 : BH_HIP_GEMM_F32],
-                  (unsigned)((g->m + 15) / 16), (unsigned)((g->n + 15) / 16),
-                  16, 16, args, t->s, "gemm");
+    bh_gpu_gemm_pack_init(&p, g, f64);
+    return launch(dev, dev->fn[f64 ? BH_HIP_GEMM_F64 : BH_HIP_GEMM_F32], p.grid_x, p.grid_y,
+                  16, 16, p.args, t->s, "gemm");
 }
 
 /* build_stats.build: the code object loaded into a new module (native
