@@ -5,14 +5,15 @@
 # result files.
 #
 #   tools/eval-history.sh                 # everything, ~1-2 minutes
-#   BHOST=build/host/cli/bhost TRIALS=2000 SEED=7 tools/eval-history.sh
+#   BHOST=build/host/cli/bhost BHOST_EVAL=build/tools/eval/bhost-eval \
+#       TRIALS=2000 SEED=7 tools/eval-history.sh
 #   tools/eval-history.sh --no-timing     # skip the 1,000-file timing
 #
 # Part 1 injects +-2/5/10% steps at random positions into seeded lognormal
 # nightly series (CV 1-3%) and reports the detection rate, the detection
 # delay (points after the step until a prefix of the series shows it), the
 # localization error and false alarms per 100 points on flat series
-# (`bhost __history-eval`, deterministic for a given seed). Target: a 10%
+# (`bhost-eval history`, deterministic for a given seed). Target: a 10%
 # step found within 5 points in >= 90% of the series.
 # Part 2 writes 1,000 result files (tools/gen-history-results.py) into a
 # temporary folder and times `bhost history` on one case and on all.
@@ -20,17 +21,20 @@ set -eu
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 BHOST=${BHOST:-$here/build/host/cli/bhost}
+BHOST_EVAL=${BHOST_EVAL:-$here/build/tools/eval/bhost-eval}
 TRIALS=${TRIALS:-1000}
 SEED=${SEED:-1}
 FILES=${FILES:-1000}
 timing=1
 [ "${1:-}" = "--no-timing" ] && timing=0
 
-if [ ! -x "$BHOST" ]; then
-    echo "eval-history: $BHOST is not built (set BHOST=path/to/bhost)" >&2
-    exit 2
-fi
-ev() { "$BHOST" __history-eval --seed "$SEED" --trials "$TRIALS" "$@"; }
+for exe in "$BHOST" "$BHOST_EVAL"; do
+    if [ ! -x "$exe" ]; then
+        echo "eval-history: $exe is not built (set BHOST and BHOST_EVAL)" >&2
+        exit 2
+    fi
+done
+ev() { "$BHOST_EVAL" history --seed "$SEED" --trials "$TRIALS" "$@"; }
 
 echo "## 1a. default detector, one lognormal value per night"
 ev

@@ -3,7 +3,7 @@
 # Evaluates bhost's comparison engine (docs/statistics.md section 12):
 #   (a) Monte Carlo null calibration of MWU exact / asymptotic, Welch,
 #       Wilcoxon and Benjamini-Hochberg (seeded, synthetic lognormal runs
-#       with run-level offsets)                   bhost __regress-eval sim
+#       with run-level offsets)               bhost-eval regress sim
 #   (b) A/A: a synthetic 300-case suite (same tool) and real pairs of
 #       `bhost run` of the spin benchmark compared with `bhost compare`
 #   (c) injected slowdowns of 2, 5 and 10% through spin's slowdown_pct,
@@ -44,7 +44,10 @@ while [ $# -gt 0 ]; do
     esac
 done
 bhost=$build/host/cli/bhost
-[ -x "$bhost" ] || { echo "eval-regress.sh: $bhost not found (build first, or --build DIR)" >&2; exit 2; }
+bheval=$build/tools/eval/bhost-eval
+for exe in "$bhost" "$bheval"; do
+    [ -x "$exe" ] || { echo "eval-regress.sh: $exe not found (build first, or --build DIR)" >&2; exit 2; }
+done
 if [ -n "$keep" ]; then
     tmp=$keep
     mkdir -p "$tmp"
@@ -59,7 +62,7 @@ elapsed() { echo "$1 $2" | awk '{printf "%.2f", $2 - $1}'; }
 echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) at start"
 echo "######## (a)+(b synthetic)+(c synthetic): Monte Carlo"
 t0=$(now)
-"$bhost" __regress-eval sim --trials "$sim_trials" --cases 300 --seed "$seed"
+"$bheval" regress sim --trials "$sim_trials" --cases 300 --seed "$seed"
 echo "(Monte Carlo took $(elapsed "$t0" "$(now)") s)"
 echo
 
@@ -108,7 +111,7 @@ for i in $(seq 1 "$aa_pairs"); do
     bh_run "$tmp/aa.yaml" "$tmp/aa-$i-b.json" $((seed + 2 * i + 1))
     bh_compare "$tmp/aa-$i-a.json" "$tmp/aa-$i-b.json" "$tmp/aa-$i.cmp.json"
 done
-"$bhost" __regress-eval tally --expect aa "$tmp"/aa-*.cmp.json
+"$bheval" regress tally --expect aa "$tmp"/aa-*.cmp.json
 echo "(targets: P(any critical) <= 0.05 over a 300-case suite; per-case warning rate <= 0.01)"
 echo
 
@@ -129,7 +132,7 @@ for t in $(seq 1 "$trials"); do
 done
 for pct in 2 5 10; do
     printf "%3s%% slowdown, per case: " "$pct"
-    "$bhost" __regress-eval tally --expect regressed "$tmp"/t*-"$pct".cmp.json
+    "$bheval" regress tally --expect regressed "$tmp"/t*-"$pct".cmp.json
 done
 echo "(targets: 5% detected in >= 95% of trials, 2% in >= 80%, 10% always)"
 echo
@@ -145,7 +148,7 @@ for t in $(seq 1 "$trials"); do
 done
 for pct in 2 5 10; do
     printf "%3s%% slowdown, per case: " "$pct"
-    "$bhost" __regress-eval tally --expect regressed "$tmp"/ab*-"$pct".cmp.json
+    "$bheval" regress tally --expect regressed "$tmp"/ab*-"$pct".cmp.json
 done
 echo "(same targets)"
 echo

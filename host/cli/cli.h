@@ -48,17 +48,11 @@ extern const bh_cli_cmd bh_cli_run, bh_cli_list, bh_cli_info, bh_cli_validate,
 /* bhost help [COMMAND] (cli_help.c), bhost completion bash|zsh
  * (cli_complete.c): both read the table. */
 extern const bh_cli_cmd bh_cli_help, bh_cli_completion;
-/* Hidden: the regression engine's own evaluation (tools/eval-regress.sh)
- * and the history detector's, on synthetic series. */
-extern const bh_cli_cmd bh_cli_regress_eval, bh_cli_history_eval;
 
 /* Runs the command argv[1] of the bhost command line: its help for -h or
  * --help, else its handler; the top-level help without a command, and a
  * "did you mean" for an unknown one (BH_EXIT_USAGE). */
 int bh_cli_dispatch(int argc, char **argv);
-
-/* True when argv[1..] asks for help (-h or --help anywhere). */
-int bh_wants_help(int argc, char **argv);
 
 /* Prints "bhost: <msg>" on stderr. */
 void bh_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

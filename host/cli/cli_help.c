@@ -60,17 +60,6 @@ static int unknown_command(const char *name)
     return BH_EXIT_USAGE;
 }
 
-int bh_wants_help(int argc, char **argv)
-{
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--") == 0)
-            return 0;
-        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
-            return 1;
-    }
-    return 0;
-}
-
 /* Prints the help of the command called name; BH_EXIT_USAGE when there is
  * none. */
 static int command_help(const char *name)

@@ -4,6 +4,7 @@
 
 #include "cli.h"
 
+#include <stdio.h>
 #include <string.h>
 
 void bh_opts_init(bh_opts *p, const char *cmd, const bh_opt *opts, int argc, char **argv,
@@ -59,4 +60,22 @@ int bh_opts_next(bh_opts *p)
     }
     p->value = optarg;
     return id;
+}
+
+int bh_wants_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0)
+            return 0;
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+            return 1;
+    }
+    return 0;
+}
+
+void bh_cli_vreport(const char *prog, const char *fmt, va_list ap)
+{
+    fprintf(stderr, "%s: ", prog);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
 }

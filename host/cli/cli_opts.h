@@ -8,6 +8,7 @@
 #define BH_CLI_OPTS_H
 
 #include <getopt.h>
+#include <stdarg.h>
 
 /* The most options one command declares. */
 #define BH_OPTS_MAX 40
@@ -48,5 +49,13 @@ void bh_opts_init(bh_opts *p, const char *cmd, const bh_opt *opts, int argc, cha
  * options), or -1 after printing "CMD: unknown or incomplete option 'X'
  * (see bhost CMD --help)". */
 int bh_opts_next(bh_opts *p);
+
+/* True when argv[1..] asks for help (-h or --help anywhere before "--"). */
+int bh_wants_help(int argc, char **argv);
+
+/* Prints "PROG: <msg>" and a newline on stderr: the body of each
+ * program's bh_cli_error. */
+void bh_cli_vreport(const char *prog, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
 
 #endif

@@ -15,11 +15,9 @@ void bh_cli_error(const char *fmt, ...)
 {
     va_list ap;
 
-    fputs("bhost: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    bh_cli_vreport("bhost", fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
 }
 
 int main(int argc, char **argv)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* bhost __regress-eval (hidden): the regression engine evaluating itself.
+/* bhost-eval regress: the regression engine evaluating itself.
  *
  *   sim    seeded Monte Carlo: null calibration of each test and of BH, a
  *          synthetic A/A suite, power against injected slowdowns
@@ -11,19 +11,19 @@
 #include "cli.h"
 #include "cli_args.h"
 #include "config.h"
+#include "eval.h"
 #include "eval_sim.h"
 #include "regress_config.h"
 
 #include <cjson/cJSON.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char eval_usage[] =
-    "usage: bhost __regress-eval sim [--seed N] [--trials N] [--runs N] [--cases N]\n"
-    "       bhost __regress-eval tally --expect aa|regressed FILE...\n"
+    "usage: bhost-eval regress sim [--seed N] [--trials N] [--runs N] [--cases N]\n"
+    "       bhost-eval regress tally --expect aa|regressed FILE...\n"
     "\n"
     "sim: Monte Carlo evaluation of the verdict engine on synthetic data\n"
     "(null calibration of MWU exact/asymptotic, Welch and Wilcoxon; BH; a\n"
@@ -34,14 +34,23 @@ static const char eval_usage[] =
 typedef struct eval_opts {
     uint64_t seed, trials, runs, cases;
     const char *expect;
+    int first; /* argv index of tally's first FILE */
 } eval_opts;
 
+/* The options of both modes. */
+static const bh_opt eval_options[] = {
+    {"seed", 's', 0, BH_OPT_VALUE, "PRNG seed"},
+    {"trials", 't', 0, BH_OPT_VALUE, "trials per cell"},
+    {"runs", 'r', 0, BH_OPT_VALUE, "runs per side"},
+    {"cases", 'c', 0, BH_OPT_VALUE, "cases of the synthetic A/A suite"},
+    {"expect", 'e', 0, BH_OPT_VALUE, "tally: aa or regressed"},
+    {NULL, 0, 0, BH_OPT_FLAG, NULL}};
+
+/* Parses the options after the mode (argv[1]) into o; -1 after printing
+ * one usage error. */
 static int parse(int argc, char **argv, eval_opts *o)
 {
-    static const struct option longopts[] = {
-        {"seed", required_argument, NULL, 's'},   {"trials", required_argument, NULL, 't'},
-        {"runs", required_argument, NULL, 'r'},   {"cases", required_argument, NULL, 'c'},
-        {"expect", required_argument, NULL, 'e'}, {NULL, 0, NULL, 0}};
+    bh_opts p;
     int ch;
 
     o->seed = 0x5eed;
@@ -49,36 +58,33 @@ static int parse(int argc, char **argv, eval_opts *o)
     o->runs = 0;
     o->cases = 300;
     o->expect = NULL;
-    opterr = 0;
-    optind = 2;
-    while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+    bh_opts_init(&p, "regress", eval_options, argc, argv, 2);
+    p.prog = "bhost-eval";
+    while ((ch = bh_opts_next(&p)) > 0) {
         int rc = 0;
 
         switch (ch) {
         case 's':
-            rc = bh_arg_u64("--seed", optarg, 0, UINT64_MAX, &o->seed);
+            rc = bh_arg_u64("--seed", p.value, 0, UINT64_MAX, &o->seed);
             break;
         case 't':
-            rc = bh_arg_u64("--trials", optarg, 1, 1000000, &o->trials);
+            rc = bh_arg_u64("--trials", p.value, 1, 1000000, &o->trials);
             break;
         case 'r':
-            rc = bh_arg_u64("--runs", optarg, 2, 64, &o->runs);
+            rc = bh_arg_u64("--runs", p.value, 2, 64, &o->runs);
             break;
         case 'c':
-            rc = bh_arg_u64("--cases", optarg, 1, 100000, &o->cases);
+            rc = bh_arg_u64("--cases", p.value, 1, 100000, &o->cases);
             break;
         case 'e':
-            o->expect = optarg;
+            o->expect = p.value;
             break;
-        default:
-            bh_cli_error("__regress-eval: unknown or incomplete option '%s'",
-                         argv[optind - 1]);
-            return -1;
         }
         if (rc != 0)
             return -1;
     }
-    return 0;
+    o->first = p.next;
+    return ch < 0 ? -1 : 0;
 }
 
 static void print_null(const eval_opts *o)
@@ -281,14 +287,14 @@ static int cmd_tally(int argc, char **argv, const eval_opts *o)
 
     memset(&t, 0, sizeof(t));
     if (!o->expect || (strcmp(o->expect, "aa") != 0 && strcmp(o->expect, "regressed") != 0)) {
-        bh_cli_error("__regress-eval tally: expected --expect aa or --expect regressed");
+        bh_cli_error("regress tally: expected --expect aa or --expect regressed");
         return BH_EXIT_USAGE;
     }
-    for (int i = optind; i < argc && rc == BH_EXIT_OK; i++)
+    for (int i = o->first; i < argc && rc == BH_EXIT_OK; i++)
         if (tally_file(argv[i], o->expect, &t) != 0)
             rc = BH_EXIT_IO;
     if (rc == BH_EXIT_OK && (t.files == 0 || t.cases == 0)) {
-        bh_cli_error("__regress-eval tally: no comparison with a time verdict given");
+        bh_cli_error("regress tally: no comparison with a time verdict given");
         rc = BH_EXIT_USAGE;
     }
     if (rc != BH_EXIT_OK) {
@@ -315,7 +321,7 @@ static int cmd_tally(int argc, char **argv, const eval_opts *o)
     return BH_EXIT_OK;
 }
 
-static int cmd_regress_eval(int argc, char **argv)
+int bh_eval_regress(int argc, char **argv)
 {
     eval_opts o;
 
@@ -329,13 +335,6 @@ static int cmd_regress_eval(int argc, char **argv)
         return cmd_sim(&o);
     if (strcmp(argv[1], "tally") == 0)
         return cmd_tally(argc, argv, &o);
-    bh_cli_error("__regress-eval: unknown mode '%s' (expected sim or tally)", argv[1]);
+    bh_cli_error("regress: unknown mode '%s' (expected sim or tally)", argv[1]);
     return BH_EXIT_USAGE;
 }
-
-const bh_cli_cmd bh_cli_regress_eval = {
-    .name = "__regress-eval",
-    .handler = cmd_regress_eval,
-    .summary = "the regression engine evaluating itself",
-    .hidden = 1,
-};

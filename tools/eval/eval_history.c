@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* bhost __history-eval (hidden): evaluates the history change-point
+/* bhost-eval history: evaluates the history change-point
  * detector on seeded synthetic nightly series (docs/statistics.md
  * section 12.4). Steps of a few sizes are injected at random positions into
  * lognormal noise; it reports the detection rate, the detection delay
@@ -12,9 +12,9 @@
 #include "cli.h"
 #include "cli_args.h"
 #include "descriptive.h"
+#include "eval.h"
 #include "history.h"
 
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +24,7 @@
 #define MATCH_TOL 5  /* a change point this close to the step (same sign) finds it */
 
 static const char eval_usage[] =
-    "usage: bhost __history-eval [options]\n"
+    "usage: bhost-eval history [options]\n"
     "\n"
     "  --seed N          PRNG seed (default 1)\n"
     "  --trials N        series per cell (default 500)\n"
@@ -91,7 +91,7 @@ static size_t detect(const eval_opts *o, const series *s, size_t n, bh_history_c
     size_t k = 0;
 
     if (bh_history_detect(s->x, n, &runs, &o->d, cps, &k) != 0) {
-        bh_cli_error("__history-eval: the detector failed");
+        bh_cli_error("history: the detector failed");
         exit(BH_EXIT_INTERNAL);
     }
     return k;
@@ -285,7 +285,7 @@ static int number(const char *text, double *out)
     return end != text && *end == '\0' && isfinite(*out) ? 0 : -1;
 }
 
-/* Applies one option (ch from getopt_long) to o; nonzero when invalid. */
+/* Applies one option (ch from bh_opts_next) to o; nonzero when invalid. */
 static int apply(int ch, const char *arg, eval_opts *o)
 {
     double v = 0.0;
@@ -341,24 +341,28 @@ static int apply(int ch, const char *arg, eval_opts *o)
     return 1;
 }
 
+/* The options of bhost-eval history. */
+static const bh_opt eval_options[] = {
+    {"seed", 's', 0, BH_OPT_VALUE, "PRNG seed"},
+    {"trials", 'T', 0, BH_OPT_VALUE, "series per cell"},
+    {"length", 'L', 0, BH_OPT_VALUE, "points per series"},
+    {"model", 'M', 0, BH_OPT_VALUE, "point or runs"},
+    {"runs", 'R', 0, BH_OPT_VALUE, "runs per point in the runs model"},
+    {"night-cv", 'N', 0, BH_OPT_VALUE, "night-to-night CV in percent"},
+    {"cv", 'C', 0, BH_OPT_VALUE, "comma-separated CVs in percent"},
+    {"window", 'w', 0, BH_OPT_VALUE, "as in bhost history"},
+    {"min-change", 'm', 0, BH_OPT_VALUE, "as in bhost history"},
+    {"max-p", 'p', 0, BH_OPT_VALUE, "as in bhost history"},
+    {"min-size", 'n', 0, BH_OPT_VALUE, "as in bhost history"},
+    {"test", 't', 0, BH_OPT_VALUE, "as in bhost history"},
+    {"unit", 'u', 0, BH_OPT_VALUE, "as in bhost history"},
+    {NULL, 0, 0, BH_OPT_FLAG, NULL}};
+
+/* Parses the command line into o; -1 after printing one usage error. */
 static int parse(int argc, char **argv, eval_opts *o)
 {
-    static const struct option longopts[] = {
-        {"seed", required_argument, NULL, 's'},
-        {"trials", required_argument, NULL, 'T'},
-        {"length", required_argument, NULL, 'L'},
-        {"model", required_argument, NULL, 'M'},
-        {"runs", required_argument, NULL, 'R'},
-        {"night-cv", required_argument, NULL, 'N'},
-        {"cv", required_argument, NULL, 'C'},
-        {"window", required_argument, NULL, 'w'},
-        {"min-change", required_argument, NULL, 'm'},
-        {"max-p", required_argument, NULL, 'p'},
-        {"min-size", required_argument, NULL, 'n'},
-        {"test", required_argument, NULL, 't'},
-        {"unit", required_argument, NULL, 'u'},
-        {NULL, 0, NULL, 0}};
-    int ch, bad = 0;
+    bh_opts p;
+    int ch = 0, bad = 0;
 
     memset(o, 0, sizeof(*o));
     o->seed = 1;
@@ -367,18 +371,20 @@ static int parse(int argc, char **argv, eval_opts *o)
     o->runs = 5;
     parse_cvs("1,2,3", o);
     bh_history_opts_default(&o->d);
-    opterr = 0;
-    optind = 1;
-    while (!bad && (ch = getopt_long(argc, argv, "", longopts, NULL)) != -1)
-        bad = ch == '?' || ch == ':' || apply(ch, optarg, o) != 0;
-    if (bad || optind != argc || bh_history_opts_check(&o->d) != 0) {
-        bh_cli_error("__history-eval: bad options (see bhost __history-eval --help)");
+    bh_opts_init(&p, "history", eval_options, argc, argv, 1);
+    p.prog = "bhost-eval";
+    while (!bad && (ch = bh_opts_next(&p)) > 0)
+        bad = apply(ch, p.value, o) != 0;
+    if (!bad && ch < 0)
+        return -1;
+    if (bad || p.next != argc || bh_history_opts_check(&o->d) != 0) {
+        bh_cli_error("history: bad options (see bhost-eval history --help)");
         return -1;
     }
     return 0;
 }
 
-static int cmd_history_eval(int argc, char **argv)
+int bh_eval_history(int argc, char **argv)
 {
     eval_opts o;
 
@@ -391,10 +397,3 @@ static int cmd_history_eval(int argc, char **argv)
     evaluate(&o);
     return fflush(stdout) == 0 ? BH_EXIT_OK : BH_EXIT_IO;
 }
-
-const bh_cli_cmd bh_cli_history_eval = {
-    .name = "__history-eval",
-    .handler = cmd_history_eval,
-    .summary = "the history detector on synthetic series",
-    .hidden = 1,
-};
