@@ -7,7 +7,7 @@
 #include "cli_args.h"
 #include "config.h"
 #include "history_report.h"
-#include "history_store.h"
+#include "history_trend.h"
 #include "store.h"
 #include "units.h"
 

@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: MIT
-/* bhost history from the results store (--store) and the trend lines
- * (--trend N) of either source. */
+/* bhost history's series from the results store (--store): the same set
+ * a results folder gives (history_load.h), with each run's id, commit and
+ * branch. */
 #ifndef BH_HISTORY_STORE_H
 #define BH_HISTORY_STORE_H
 
 #include "history_load.h"
 #include "store_query.h"
 
-#include <cjson/cJSON.h>
 #include <stdint.h>
-#include <stdio.h>
 
 /* What the store knows about each file (run) of a set besides
  * bh_history_file: indexed like set->files. */
@@ -33,18 +32,5 @@ int bh_history_load_store(bh_store *s, const bh_history_filter *f,
                           bh_history_runs_info *info, bh_error *e);
 
 void bh_history_runs_info_free(bh_history_runs_info *info);
-
-/* Prints the trend of series s: a sparkline of its newest last points,
- * their first and last value and the change between them, then one line
- * per point (time, branch@commit when info has them, value, change from
- * the point before). info may be NULL. */
-void bh_history_print_trend(FILE *out, const bh_history_set *set,
-                            const bh_history_runs_info *info, const bh_history_series *s,
-                            size_t last);
-
-/* The same as a JSON array of {date, file, run, commit, branch, value}
- * (run, commit, branch null without info). */
-cJSON *bh_history_trend_json(const bh_history_set *set, const bh_history_runs_info *info,
-                             const bh_history_series *s, size_t last);
 
 #endif
