@@ -158,6 +158,7 @@ static void print_row(FILE *out, const bh_report_row *r, const char *label, cons
         fprintf(out, "  %s%s%s", vc, vt, *vc ? RESET : "");
     }
     fputc('\n', out);
+    bh_report_console_metrics(out, r);
 }
 
 /* Column widths from the labels the table will show. */

@@ -17,7 +17,8 @@ typedef struct bh_report_console_opts {
  * per plugin/benchmark group either one row (a group of one case) or a
  * group line and one indented row per case: status, median time per
  * iteration with its CI, CV across runs, throughput, and the roofline
- * fraction and verdict columns when any case has them. Skipped and
+ * fraction and verdict columns when any case has them; under a row, a
+ * line with the case's plugin metrics (bh_report_console_metrics). Skipped and
  * unsupported cases without a verdict are not rows (unless verbose): one
  * line per reason counts them (bh_report_console_skips). Then one line per
  * other non-ok case with its message and a count by status. With verbose, each
@@ -37,6 +38,11 @@ int bh_report_row_grouped(const struct bh_report_row *r, int verbose);
  * first case of each group appears. */
 void bh_report_console_skips(FILE *out, const struct bh_report_rows *rows, int verbose,
                              int color);
+
+/* Prints the line under a table row that lists its case's plugin metrics
+ * (report_metric), each as the median over runs with its unit, unless
+ * the only one is already the row's throughput; nothing without any. */
+void bh_report_console_metrics(FILE *out, const struct bh_report_row *r);
 
 /* Prints the per-case details that verbose adds (see above). */
 void bh_report_console_details(FILE *out, const cJSON *doc, int color);

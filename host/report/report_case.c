@@ -65,8 +65,8 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Median of the numbers of a JSON array; NAN when it has none. */
-static double array_median(const cJSON *arr)
+/* See report_case.h. */
+double bh_report_array_median(const cJSON *arr)
 {
     size_t n = 0;
     size_t cap = (size_t)cJSON_GetArraySize(arr);
@@ -107,7 +107,7 @@ static void headline_rate(const cJSON *c, bh_report_row *r)
 
         if (strcmp(unit, "tokens/s") != 0)
             continue;
-        v = array_median(cJSON_GetObjectItemCaseSensitive(m, "values"));
+        v = bh_report_array_median(cJSON_GetObjectItemCaseSensitive(m, "values"));
         if (isfinite(v)) {
             r->rate = v;
             r->rate_unit = unit;
@@ -130,7 +130,7 @@ static void headline_rate(const cJSON *c, bh_report_row *r)
 
         if (ul < 3 || strcmp(unit + ul - 2, "/s") != 0)
             continue;
-        v = array_median(cJSON_GetObjectItemCaseSensitive(m, "values"));
+        v = bh_report_array_median(cJSON_GetObjectItemCaseSensitive(m, "values"));
         if (isfinite(v)) {
             r->rate = v;
             r->rate_unit = unit;

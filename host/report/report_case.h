@@ -70,6 +70,9 @@ void bh_report_rows_load(const cJSON *doc, bh_report_rows *out);
 
 void bh_report_rows_free(bh_report_rows *r);
 
+/* Median of the finite numbers of a JSON array; NAN when it has none. */
+double bh_report_array_median(const cJSON *arr);
+
 /* A number member of o, or NAN when absent, null or not a number. */
 double bh_report_num(const cJSON *o, const char *key);
 

@@ -74,6 +74,24 @@ static int selected(const bh_suite *s, const char *id)
     return in;
 }
 
+/* The integer value of an I64 parameter's scalar: a YAML integer, or a
+ * size with a unit as settings take it (1M, 4KiB, 2GiB: bh_parse_size)
+ * that fits int64_t. 0, or -1 when it is neither. */
+static int i64_value(const bh_scalar *sc, int64_t *out)
+{
+    uint64_t bytes;
+
+    if (sc->kind == BH_SCALAR_INT) {
+        *out = sc->i;
+        return 0;
+    }
+    if (sc->kind != BH_SCALAR_STR || bh_parse_size(sc->text, &bytes, NULL) != 0 ||
+        bytes > (uint64_t)INT64_MAX)
+        return -1;
+    *out = (int64_t)bytes;
+    return 0;
+}
+
 /* Converts a config scalar to the declared type, checking choices and
  * range; 0 or -1 with e at the scalar's position. */
 static int convert(const bh_scalar *sc, const cJSON *pd, pvalue *out,
@@ -87,13 +105,13 @@ static int convert(const bh_scalar *sc, const cJSON *pd, pvalue *out,
     memset(out, 0, sizeof(*out));
     snprintf(out->type, sizeof(out->type), "%s", type);
     if (strcmp(type, "i64") == 0) {
-        if (sc->kind != BH_SCALAR_INT) {
+        if (i64_value(sc, &out->i) != 0) {
             snprintf(msg, sizeof(msg), "parameter '%s' expects an integer, "
-                     "got '%s'", key, sc->text);
+                     "got '%s' (sizes such as 4KiB or 1M are integers too)",
+                     key, sc->text);
             return err_at(e, &sc->pos, msg);
         }
-        out->i = sc->i;
-        out->f = (double)sc->i;
+        out->f = (double)out->i;
     } else if (strcmp(type, "f64") == 0) {
         if (sc->kind != BH_SCALAR_INT && sc->kind != BH_SCALAR_FLOAT) {
             snprintf(msg, sizeof(msg), "parameter '%s' expects a number, "

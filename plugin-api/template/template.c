@@ -10,8 +10,9 @@
  *
  * To make it yours: rename the file, change PLUGIN_NAME (the file name
  * without .so, used in configs) and PLUGIN_ID (reverse DNS of a domain you
- * own), and replace the dot product. See plugin-api/README.md, section
- * "From template to a running benchmark".
+ * own), and replace the dot product. The specification is installed as
+ * <prefix>/share/doc/bhost/plugin-api.md (pkg-config --variable=specfile
+ * bhost-plugin), section "From template to a running benchmark".
  *
  * Build: with the Makefile next to this file (pkg-config only), or with
  * its meson.build. Either links with -Wl,-z,defs and the bhost version

@@ -5,7 +5,9 @@
 # meson and with make, against that prefix only (pkg-config pointed at it,
 # no path into the source tree), check what they export and how they link,
 # and run them with the INSTALLED bhost, found in the installed plugindir.
-# Last, perform the README walkthrough literally.
+# The backend template is built the same two ways (against the installed
+# static helper, bhost-backend-helper.pc), checked and run with a config
+# that uses its device. Last, perform the README walkthrough literally.
 #
 # usage: sdk_install.sh SOURCE_ROOT
 # environment: MESON, NINJA (defaults: meson, ninja); KEEP_TMP=1 keeps the
@@ -62,8 +64,10 @@ export PKG_CONFIG_PATH=$(dirname "$pc")
     fail "pkg-config found another bhost-plugin.pc than $pc"
 cmp "$prefix/include/bhost/plugin.h" "$src/plugin-api/include/bhost/plugin.h" ||
     fail "installed include/bhost/plugin.h differs from the source header"
-cmp "$prefix/include/bhost/plugin.hpp" "$src/plugin-api/include/bhost/plugin.hpp" ||
-    fail "installed include/bhost/plugin.hpp differs from the source header"
+for h in plugin.hpp accel.h backend_helper.h; do
+    cmp "$prefix/include/bhost/$h" "$src/plugin-api/include/bhost/$h" ||
+        fail "installed include/bhost/$h differs from the source header"
+done
 cflags=$(pkg-config --cflags bhost-plugin | xargs)
 [ "$cflags" = "-I$prefix/include" ] ||
     fail "pkg-config --cflags is '$cflags', expected -I$prefix/include"
@@ -79,6 +83,24 @@ cmp "$version_script" "$src/plugin-api/plugin.map" ||
     fail "version_script is $version_script, expected $prefix/share/bhost/plugin.map"
 diff -r "$templatedir" "$src/plugin-api/template" >/dev/null ||
     fail "templatedir $templatedir differs from plugin-api/template"
+backend_templatedir=$(pkg-config --variable=backend_templatedir bhost-plugin)
+diff -r "$backend_templatedir" "$src/plugin-api/template-backend" >/dev/null ||
+    fail "backend_templatedir $backend_templatedir differs from plugin-api/template-backend"
+# The specification, installed where the header and the templates say.
+specfile=$(pkg-config --variable=specfile bhost-plugin)
+[ "$specfile" = "$prefix/share/doc/bhost/plugin-api.md" ] ||
+    fail "specfile is $specfile, expected $prefix/share/doc/bhost/plugin-api.md"
+cmp "$specfile" "$src/plugin-api/README.md" || fail "$specfile is not plugin-api/README.md"
+for f in "$prefix/include/bhost/plugin.h" "$templatedir/template.c" \
+    "$backend_templatedir/backend_template.c"; do
+    grep -q "share/doc/bhost/plugin-api.md" "$f" ||
+        fail "$f does not name the installed specification"
+done
+ldflags=$(pkg-config --variable=plugin_ldflags bhost-plugin)
+[ "$ldflags" = "-shared -Wl,-z,defs -Wl,--version-script=$version_script" ] ||
+    fail "plugin_ldflags is '$ldflags'"
+[ -f "$(pkg-config --variable=libdir bhost-backend-helper)/libbhost_backend_helper.a" ] ||
+    fail "bhost-backend-helper.pc names no installed libbhost_backend_helper.a"
 for v in MAJOR MINOR; do
     lc=$(echo "$v" | tr 'A-Z' 'a-z')
     want=$(sed -n "s/^#define BHOST_ABI_$v \([0-9]*\).*/\1/p" "$prefix/include/bhost/plugin.h")
@@ -181,6 +203,62 @@ for r in cases['template/dot[n=4096]']['runs']:
         sys.exit('sdk: FAIL: the template\'s log() line is not in run %d\'s log: %r'
                  % (r['index'], r.get('log')))
 print('sdk: 3 cases ok with samples, plugin log lines kept')
+EOF
+
+step "build the installed backend template with meson and make (pkg-config only)"
+cp -r "$backend_templatedir" "$tmp/be-meson"
+quiet "$tmp/be-setup.log" "$MESON" setup "$tmp/be-meson/build" "$tmp/be-meson" \
+    --prefix="$prefix"
+quiet "$tmp/be-build.log" "$NINJA" -C "$tmp/be-meson/build"
+if grep -q -- "$src" "$tmp/be-meson/build/build.ninja"; then
+    fail "the backend template's meson build refers to the source tree $src"
+fi
+cp -r "$backend_templatedir" "$tmp/be-make"
+quiet "$tmp/be-make.log" make -C "$tmp/be-make"
+grep -q -- "-Wl,-z,defs" "$tmp/be-make.log" || fail "make did not link the backend with -z defs"
+for so in "$tmp/be-make/backend-template.so" "$tmp/be-meson/build/backend-template.so"; do
+    got=$(exports "$so" | tr '\n' ' ')
+    [ "$got" = "bhost_entry_v1 " ] || fail "$so exports '$got', expected exactly bhost_entry_v1"
+    "$bhost" check-plugin "$so" >"$tmp/check.log" 2>&1 ||
+        { cat "$tmp/check.log" >&2; fail "check-plugin $so exited $?"; }
+    if grep -v '^PASS' "$tmp/check.log" | grep -q -v -e '^checking ' -e ': PASS$'; then
+        cat "$tmp/check.log" >&2
+        fail "check-plugin $so reported something other than PASS"
+    fi
+    grep -q "^PASS.*backend.kernel.axpy" "$tmp/check.log" ||
+        fail "check-plugin $so did not check the template's axpy kernel"
+done
+quiet "$tmp/be-install.log" "$MESON" install -C "$tmp/be-meson/build"
+[ -f "$plugindir/backend-template.so" ] || fail "meson install did not put backend-template.so"
+
+step "run a config on the template backend's device with the installed bhost"
+mkdir "$tmp/be-run"
+cat >"$tmp/be-run/be.yaml" <<'EOF'
+schema: 1
+name: sdk-backend
+defaults: {warmup: 1ms, sample_time: 1ms, samples: 3, runs: 1, timeout: 30s}
+backends:
+  template: {required: true}
+suites:
+  - plugin: selftest
+    include: [device_copy]
+    backends: [template]
+    params: {bytes: [4096]}
+  - plugin: accel
+    include: [copy.h2d, kernel.axpy]
+    backends: [template]
+EOF
+(cd "$tmp/be-run" && "$bhost" run be.yaml --out result.json --quiet) ||
+    fail "installed bhost run on the template backend exited $?"
+python3 - "$tmp/be-run/result.json" <<'EOF'
+import json, sys
+cases = json.load(open(sys.argv[1]))['cases']
+bad = [(c['id'], c['status']) for c in cases if c['status'] != 'ok']
+if len(cases) < 3 or bad:
+    sys.exit('sdk: FAIL: template backend cases: %d, not ok: %s' % (len(cases), bad))
+if not any('axpy' in c['id'] for c in cases):
+    sys.exit('sdk: FAIL: no axpy case ran on the template backend')
+print('sdk: %d case(s) ok on the template backend' % len(cases))
 EOF
 
 step "perform the README walkthrough literally"

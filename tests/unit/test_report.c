@@ -403,6 +403,41 @@ static void test_console_verbose(void **state)
     cJSON_Delete(doc);
 }
 
+/* Plugin metrics: one line under the row, the median over runs with its
+ * unit; a metric already shown as the throughput is not repeated. */
+static void test_console_metrics(void **state)
+{
+    cJSON *doc = cJSON_Parse(J({"schema": "bhost.result/1", "run": {}, "cases": [
+        {"id": "w/k[m=64]", "plugin": "w", "benchmark": "k", "status": "ok",
+         "summary": {"median": 100, "median_ci_lo": 90, "median_ci_hi": 110, "runs": 3,
+                     "n": 3, "cv": 0.01},
+         "metrics": {"ratio_to_native": {"unit": "x", "direction": "lower",
+                                         "values": [1.5, 1.25, 2]},
+                     "err": {"unit": "", "direction": "lower", "values": [0.001]},
+                     "rate": {"unit": "tokens/s", "direction": "higher",
+                              "values": [10, 30, 20]}}},
+        {"id": "w/plain", "plugin": "w", "benchmark": "plain", "status": "ok",
+         "summary": {"median": 100, "median_ci_lo": 90, "median_ci_hi": 110, "runs": 3,
+                     "n": 3, "cv": 0.01}}]}));
+    char *out = console(doc, 0, 0);
+
+    (void)state;
+    assert_has(out, "\nw/k[m=64] ");
+    assert_has(out, " 20.0 tokens/s");
+    assert_has(out, "\n    metrics: ratio_to_native 1.5 x, err 0.001\n");
+    assert_int_equal(count_of(out, "metrics:"), 1);
+    assert_before(out, "w/k[m=64] ", "metrics: ratio_to_native");
+    assert_before(out, "metrics: ratio_to_native", "w/plain ");
+    free(out);
+    cJSON_Delete(doc);
+    /* the fixture's only metric is its row's throughput: no metrics line */
+    doc = load_fixture();
+    out = console(doc, 0, 0);
+    assert_null(strstr(out, "metrics:"));
+    free(out);
+    cJSON_Delete(doc);
+}
+
 static void test_console_empty_and_no_color(void **state)
 {
     cJSON *doc = cJSON_Parse(J({"schema": "bhost.result/1", "run": {}, "cases": []}));
@@ -825,6 +860,7 @@ int main(void)
         cmocka_unit_test(test_console_table),
         cmocka_unit_test(test_console_skips_grouped),
         cmocka_unit_test(test_console_verbose),
+        cmocka_unit_test(test_console_metrics),
         cmocka_unit_test(test_console_empty_and_no_color),
         cmocka_unit_test(test_escaping),
         cmocka_unit_test(test_markdown),

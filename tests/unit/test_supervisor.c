@@ -812,6 +812,26 @@ static const bh_case *find_case(const bh_plan *plan, const char *id)
     return NULL;
 }
 
+/* Plans fx_faults/ok with the params flow mapping params; the plan must
+ * fail with an error containing want. */
+static void assert_plan_error(const char *dir, const char *name, const char *params,
+                              const char *want)
+{
+    char *text = bh_xasprintf("schema: 1\nsuites:\n  - plugin: fx_faults\n"
+                              "    include: [ok]\n    params: %s\n", params);
+    bh_config *cfg = load_config(dir, name, text);
+    bh_catalog cat;
+    bh_plan plan;
+    bh_error e = {""};
+
+    catalog_init(&cat);
+    assert_int_equal(bh_plan_build(cfg, &cat, &plan, &e), -1);
+    assert_contains(e.msg, want);
+    bh_catalog_free(&cat);
+    bh_config_free(cfg);
+    free(text);
+}
+
 static void test_plan_build(void **state)
 {
     char *dir = make_tmpdir();
@@ -889,6 +909,27 @@ static void test_plan_build(void **state)
     assert_contains(e.msg, "must be one of: fast, slow");
     bh_catalog_free(&cat);
     bh_config_free(cfg);
+
+    /* an integer parameter takes sizes as settings do; the id shows the
+     * integer, and the range applies to it */
+    cfg = load_config(dir, "s.yaml",
+                      "schema: 1\n"
+                      "suites:\n"
+                      "  - plugin: fx_faults\n"
+                      "    include: [ok]\n"
+                      "    params: {n: [1KiB, 2k, 1M]}\n");
+    catalog_init(&cat);
+    assert_int_equal(bh_plan_build(cfg, &cat, &plan, &e), 0);
+    c = find_case(&plan, "fx_faults/ok[n=1024]");
+    assert_true(bh_json_num(c->params_plain, "n", 0) == 1024);
+    find_case(&plan, "fx_faults/ok[n=2000]");
+    find_case(&plan, "fx_faults/ok[n=1000000]");
+    bh_plan_free(&plan);
+    bh_catalog_free(&cat);
+    bh_config_free(cfg);
+    assert_plan_error(dir, "t.yaml", "{n: [2MiB]}", "must be within [1, 1e+06], got 2MiB");
+    assert_plan_error(dir, "u.yaml", "{n: [3x]}",
+                      "expects an integer, got '3x' (sizes such as 4KiB");
     unsetenv("BHOST_PLUGIN_PATH");
     rm_rf(dir);
     free(dir);

@@ -3,8 +3,10 @@
  * bhost/plugin.h -- the bhost plugin ABI, version 1.
  *
  * The one self-contained header an out-of-tree plugin needs (C11 or C++11 and
- * later; only <stddef.h> and <stdint.h>). plugin-api/README.md is the normative
- * specification; the comments here state each item's contract.
+ * later; only <stddef.h> and <stdint.h>). The normative specification is
+ * installed as <prefix>/share/doc/bhost/plugin-api.md (pkg-config
+ * --variable=specfile bhost-plugin; plugin-api/README.md in the source);
+ * the comments here state each item's contract.
  *
  * Rules that hold for every declaration below:
  *  - A plugin exports exactly one symbol, the const data object
@@ -171,7 +173,10 @@ typedef struct bhost_host_api {
 
     /* [instance] Reports a metric beyond the host-measured time (tokens/s,
      * accuracy, error vs f32). name is [a-z0-9_.]+, unit free text ("1/s",
-     * "B", ""). A name reported again in the same run replaces its value. */
+     * "B", ""). A name reported again in the same run replaces its value.
+     * Call it from verify() (untimed, once per run, after the last run());
+     * setup() for a value known before timing. Never from run(): it would
+     * be timed, once per call. */
     bhost_status(BHOST_ABI *report_metric)(bhost_host *h, const char *name,
                                            const char *unit,
                                            bhost_direction direction,
@@ -395,6 +400,13 @@ typedef struct bhost_param_desc {
     double min;                /* I64/F64: inclusive range when min <= max; */
     double max;                /*   min > max means unbounded               */
 } bhost_param_desc;
+
+/* min and max of a parameter without a range (any min > max says so):
+ * `.min = BHOST_UNBOUNDED_MIN, .max = BHOST_UNBOUNDED_MAX`, or the pair
+ * BHOST_UNBOUNDED in a positional initializer. */
+#define BHOST_UNBOUNDED_MIN 1.0
+#define BHOST_UNBOUNDED_MAX 0.0
+#define BHOST_UNBOUNDED BHOST_UNBOUNDED_MIN, BHOST_UNBOUNDED_MAX
 
 /* Descriptor flags. */
 #define BHOST_BENCH_NEEDS_DEVICE 1u   /* runs on a backend device */

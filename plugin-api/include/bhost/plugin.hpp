@@ -4,8 +4,9 @@
  * later; header-only, nothing to link).
  *
  * The ABI is plugin.h; this header adds no binary interface of its own. It
- * exists because no C++ exception may cross the ABI (plugin-api/README.md
- * section 4): every callback the host calls must catch everything. Here:
+ * exists because no C++ exception may cross the ABI (the specification,
+ * share/doc/bhost/plugin-api.md section 4): every callback the host calls
+ * must catch everything. Here:
  *
  *  - bhost::guard(h, f)      runs f, turning any exception into set_error()
  *                            plus a status: bhost::error carries its own,
@@ -359,7 +360,7 @@ constexpr bhost_bench_desc describe(const char *id, const char *summary,
     };
 }
 
-/* Parameter descriptors. min > max means unbounded. */
+/* Parameter descriptors. min > max means unbounded (BHOST_UNBOUNDED). */
 constexpr bhost_param_desc param_i64(const char *key, const char *summary,
                                      const char *default_value, double min,
                                      double max)
@@ -385,7 +386,7 @@ constexpr bhost_param_desc param_str(const char *key, const char *summary,
     return bhost_param_desc{static_cast<std::uint32_t>(
                                 sizeof(bhost_param_desc)),
                             BHOST_PARAM_STR, key, summary, default_value,
-                            choices, 1, 0};
+                            choices, BHOST_UNBOUNDED};
 }
 constexpr bhost_param_desc param_bool(const char *key, const char *summary,
                                       const char *default_value)
@@ -393,7 +394,7 @@ constexpr bhost_param_desc param_bool(const char *key, const char *summary,
     return bhost_param_desc{static_cast<std::uint32_t>(
                                 sizeof(bhost_param_desc)),
                             BHOST_PARAM_BOOL, key, summary, default_value,
-                            nullptr, 1, 0};
+                            nullptr, BHOST_UNBOUNDED};
 }
 
 /* A bhost_bench_factory over List[0..N): a static array of pointers to
