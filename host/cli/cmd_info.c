@@ -15,23 +15,31 @@ static const char info_usage[] =
     "backend plugin on the plugin path with its devices, or the reason it\n"
     "has none.\n";
 
+static const bh_opt info_options[] = {
+    {"json", 'j', 0, BH_OPT_FLAG, "print JSON instead of text"},
+    {NULL, 0, 0, BH_OPT_FLAG, NULL},
+};
+
+/* bhost info [--json]: the system fingerprint and the backends. */
 static int cmd_info(int argc, char **argv)
 {
-    int json = 0;
+    int json = 0, ch;
     cJSON *fp;
-    cJSON *backends = cJSON_CreateArray();
+    cJSON *backends;
     bh_catalog cat;
     char *dups = NULL;
+    bh_opts p;
 
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--json") == 0) {
-            json = 1;
-        } else {
-            bh_cli_error("info: unexpected argument '%s'", argv[i]);
-            cJSON_Delete(backends);
-            return BH_EXIT_USAGE;
-        }
+    bh_opts_init(&p, "info", info_options, argc, argv, 1);
+    while ((ch = bh_opts_next(&p)) > 0)
+        json = 1;
+    if (ch < 0)
+        return BH_EXIT_USAGE;
+    if (p.next < argc) {
+        bh_cli_error("info: unexpected argument '%s'", argv[p.next]);
+        return BH_EXIT_USAGE;
     }
+    backends = cJSON_CreateArray();
     fp = bh_sysinfo_collect();
     bh_catalog_init(&cat, NULL, 0);
     bh_catalog_scan(&cat, &dups);
@@ -96,4 +104,5 @@ const bh_cli_cmd bh_cli_info = {
     .args = "",
     .summary = "system fingerprint, backends and their devices",
     .usage = info_usage,
+    .opts = info_options,
 };

@@ -173,23 +173,27 @@ static int list_cases(const char *path, int json)
     return BH_EXIT_OK;
 }
 
+static const bh_opt list_options[] = {
+    {"json", 'j', 0, BH_OPT_FLAG, "print JSON instead of text"},
+    {NULL, 0, 0, BH_OPT_FLAG, NULL},
+};
+
+/* bhost list [CONFIG] [--json]: the cases of CONFIG, or every plugin. */
 static int cmd_list(int argc, char **argv)
 {
-    const char *config = NULL;
-    int json = 0;
+    bh_opts p;
+    int json = 0, ch;
 
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--json") == 0) {
-            json = 1;
-        } else if (argv[i][0] == '-' || config) {
-            bh_cli_error("list: unexpected argument '%s' (see bhost list "
-                         "--help)", argv[i]);
-            return BH_EXIT_USAGE;
-        } else {
-            config = argv[i];
-        }
+    bh_opts_init(&p, "list", list_options, argc, argv, 1);
+    while ((ch = bh_opts_next(&p)) > 0)
+        json = 1;
+    if (ch < 0)
+        return BH_EXIT_USAGE;
+    if (argc - p.next > 1) {
+        bh_cli_error("list: unexpected argument '%s' (see bhost list --help)", argv[p.next + 1]);
+        return BH_EXIT_USAGE;
     }
-    return config ? list_cases(config, json) : list_plugins(json);
+    return p.next < argc ? list_cases(argv[p.next], json) : list_plugins(json);
 }
 
 const bh_cli_cmd bh_cli_list = {
@@ -198,4 +202,5 @@ const bh_cli_cmd bh_cli_list = {
     .args = "[CONFIG]",
     .summary = "the cases of a config, or every plugin and benchmark",
     .usage = list_usage,
+    .opts = list_options,
 };

@@ -92,34 +92,48 @@ static void print_comparison(FILE *out, const cJSON *doc)
     fputc('\n', out);
 }
 
+enum { MERGE_QUIET = 1, MERGE_FAIL };
+
+static const bh_opt merge_options[] = {
+    {"quiet", MERGE_QUIET, 'q', BH_OPT_FLAG, "print nothing but errors"},
+    {"fail-on-regression", MERGE_FAIL, 0, BH_OPT_FLAG, "exit 5 on a critical regression"},
+    {NULL, 0, 0, BH_OPT_FLAG, NULL},
+};
+
+/* bhost merge OUT.json SHARD.json...: one run document from its shards.
+ * The merged run records the command line as given, so the parser works
+ * on a copy (it moves operands after the options). */
 static int cmd_merge(int argc, char **argv)
 {
     const char *out = NULL;
     const char **names = bh_xcalloc((size_t)argc + 1, sizeof(*names));
     cJSON **docs = bh_xcalloc((size_t)argc + 1, sizeof(*docs));
+    char **args = bh_xcalloc((size_t)argc + 1, sizeof(*args));
     size_t n = 0;
     int quiet = 0;
     int fail_on_regression = 0;
     int rc = BH_EXIT_OK;
-    int why = 0;
+    int why = 0, ch;
     bh_error e = {""};
     cJSON *merged = NULL;
     char *used = NULL;
+    bh_opts p;
 
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) {
-            quiet = 1;
-        } else if (strcmp(argv[i], "--fail-on-regression") == 0) {
-            fail_on_regression = 1;
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            bh_cli_error("merge: unknown option '%s' (see bhost merge --help)", argv[i]);
-            rc = BH_EXIT_USAGE;
-            goto done;
-        } else if (!out) {
-            out = argv[i];
-        } else {
-            names[n++] = argv[i];
-        }
+    memcpy(args, argv, sizeof(*args) * (size_t)argc);
+    bh_opts_init(&p, "merge", merge_options, argc, args, 1);
+    while ((ch = bh_opts_next(&p)) > 0) {
+        quiet |= ch == MERGE_QUIET;
+        fail_on_regression |= ch == MERGE_FAIL;
+    }
+    if (ch < 0) {
+        rc = BH_EXIT_USAGE;
+        goto done;
+    }
+    for (int i = p.next; i < argc; i++) {
+        if (!out)
+            out = args[i];
+        else
+            names[n++] = args[i];
     }
     if (!out || n == 0) {
         bh_cli_error("merge: expected OUT.json and at least one SHARD.json (see bhost merge "
@@ -159,6 +173,7 @@ done:
         cJSON_Delete(docs[i]);
     free(docs);
     free(names);
+    free(args);
     return rc;
 }
 
@@ -168,4 +183,5 @@ const bh_cli_cmd bh_cli_merge = {
     .args = "OUT SHARD.json...",
     .summary = "join the results of run --shard I/N into one run",
     .usage = merge_usage,
+    .opts = merge_options,
 };

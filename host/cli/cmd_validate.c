@@ -19,6 +19,11 @@ static const char validate_usage[] =
     "that is unavailable, is an error. Prints the number of cases; exits 3\n"
     "on errors.\n";
 
+static const bh_opt validate_options[] = {
+    {NULL, 0, 0, BH_OPT_FLAG, NULL},
+};
+
+/* bhost validate CONFIG: everything run checks, nothing run. */
 static int cmd_validate(int argc, char **argv)
 {
     bh_error e = {""};
@@ -27,11 +32,16 @@ static int cmd_validate(int argc, char **argv)
     bh_plan plan;
     size_t unrunnable = 0;
     int rc = BH_EXIT_OK;
+    bh_opts p;
 
-    if (argc != 2 || argv[1][0] == '-') {
+    bh_opts_init(&p, "validate", validate_options, argc, argv, 1);
+    if (bh_opts_next(&p) < 0)
+        return BH_EXIT_USAGE;
+    if (argc - p.next != 1) {
         bh_cli_error("validate: expected exactly one CONFIG file");
         return BH_EXIT_USAGE;
     }
+    argv[1] = argv[p.next];
     cfg = bh_config_load(argv[1], &e);
     if (!cfg) {
         bh_cli_error("%s", e.msg);
@@ -105,4 +115,5 @@ const bh_cli_cmd bh_cli_validate = {
     .args = "CONFIG",
     .summary = "check a config and the plugins it names",
     .usage = validate_usage,
+    .opts = validate_options,
 };
