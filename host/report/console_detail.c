@@ -6,6 +6,7 @@
 
 #include "bh_mem.h"
 #include "report_case.h"
+#include "result_read.h"
 #include "units.h"
 
 #include <math.h>
@@ -13,40 +14,6 @@
 #include <string.h>
 
 #define LOG_TAIL_LINES 12
-
-/* qsort order of doubles, ascending. */
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-
-    return (x > y) - (x < y);
-}
-
-/* Median ns per iteration of one run's [iterations, ns] samples; NAN when
- * there are none. */
-static double run_median(const cJSON *samples, size_t *n_out)
-{
-    size_t cap = (size_t)cJSON_GetArraySize(samples);
-    double *v = bh_xcalloc(cap ? cap : 1, sizeof(double));
-    size_t n = 0;
-    const cJSON *s;
-    double m = NAN;
-
-    cJSON_ArrayForEach(s, samples) {
-        const cJSON *it = cJSON_GetArrayItem(s, 0);
-        const cJSON *ns = cJSON_GetArrayItem(s, 1);
-
-        if (cJSON_IsNumber(it) && cJSON_IsNumber(ns) && it->valuedouble >= 1)
-            v[n++] = ns->valuedouble / it->valuedouble;
-    }
-    if (n) {
-        qsort(v, n, sizeof(double), cmp_double);
-        m = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-    }
-    free(v);
-    *n_out = n;
-    return m;
-}
 
 /* Prints the last LOG_TAIL_LINES lines of log, indented. */
 static void log_tail(FILE *out, const char *log, int truncated)
@@ -82,7 +49,7 @@ static void print_run(FILE *out, const cJSON *run)
     const char *status = bh_report_str(run, "status", "?");
     const cJSON *samples = cJSON_GetObjectItemCaseSensitive(run, "samples");
     size_t n = 0;
-    double med = run_median(samples, &n);
+    double med = bh_result_run_median(samples, &n, NULL);
     double wall = bh_report_num(run, "wall_ns");
     double rss = bh_report_num(run, "worker_maxrss_kb");
     double ips = bh_report_num(run, "iters_per_sample");

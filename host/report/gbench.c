@@ -18,49 +18,15 @@
 #include "report.h"
 
 #include "bh_mem.h"
+#include "descriptive.h"
 #include "report_case.h"
 #include "report_text.h"
+#include "result_read.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* qsort order of doubles, ascending. */
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-
-    return (x > y) - (x < y);
-}
-
-/* Median ns per iteration of a run's samples and the iterations they
- * timed; NAN when the run has none. */
-static double run_median(const cJSON *samples, double *iters)
-{
-    size_t cap = (size_t)cJSON_GetArraySize(samples);
-    double *v = bh_xcalloc(cap ? cap : 1, sizeof(double));
-    size_t n = 0;
-    const cJSON *s;
-    double m = NAN;
-
-    *iters = 0;
-    cJSON_ArrayForEach(s, samples) {
-        const cJSON *it = cJSON_GetArrayItem(s, 0);
-        const cJSON *ns = cJSON_GetArrayItem(s, 1);
-
-        if (cJSON_IsNumber(it) && cJSON_IsNumber(ns) && it->valuedouble >= 1 &&
-            ns->valuedouble >= 0 && isfinite(ns->valuedouble)) {
-            v[n++] = ns->valuedouble / it->valuedouble;
-            *iters += it->valuedouble;
-        }
-    }
-    if (n) {
-        qsort(v, n, sizeof(double), cmp_double);
-        m = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-    }
-    free(v);
-    return m;
-}
 
 /* The "context" object from the document's run and system sections. */
 static cJSON *context(const cJSON *doc)
@@ -145,7 +111,7 @@ static void aggregates(cJSON *arr, const char *id, double family, const double *
     double sum = 0, ss = 0, mean, sd, val[4];
 
     memcpy(s, v, n * sizeof(double));
-    qsort(s, n, sizeof(double), cmp_double);
+    bh_stats_sort(s, n);
     for (size_t i = 0; i < n; i++)
         sum += s[i];
     mean = sum / (double)n;
@@ -200,7 +166,8 @@ static void case_entries(cJSON *arr, const bh_report_row *r, double family)
     cJSON_ArrayForEach(run, runs) {
         if (strcmp(bh_report_str(run, "status", ""), "ok") != 0)
             continue;
-        med[n] = run_median(cJSON_GetObjectItemCaseSensitive(run, "samples"), &its[n]);
+        med[n] = bh_result_run_median(cJSON_GetObjectItemCaseSensitive(run, "samples"), NULL,
+                                      &its[n]);
         src[n] = run;
         if (isfinite(med[n]) && med[n] > 0)
             n++;

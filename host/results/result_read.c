@@ -3,6 +3,7 @@
 
 #include "bh_fs.h"
 #include "bh_mem.h"
+#include "descriptive.h"
 #include "result_check.h"
 #include "result_doc.h"
 
@@ -217,36 +218,47 @@ const cJSON *bh_result_find_case(const cJSON *doc, const char *id)
     return NULL;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-
-    return (x > y) - (x < y);
-}
-
-/* Median of the ns/iter values of one run's samples; NaN when none. */
-static double run_median(const cJSON *samples)
+/* See result_read.h. */
+double bh_result_run_median(const cJSON *samples, size_t *n_out, double *iters)
 {
     size_t n = 0;
     size_t cap = (size_t)cJSON_GetArraySize(samples);
     double *v = bh_xcalloc(cap ? cap : 1, sizeof(double));
+    double total = 0, m;
     const cJSON *p;
-    double m;
 
     cJSON_ArrayForEach(p, samples) {
         const cJSON *it = cJSON_GetArrayItem(p, 0);
         const cJSON *ns = cJSON_GetArrayItem(p, 1);
 
         if (cJSON_IsNumber(it) && cJSON_IsNumber(ns) && it->valuedouble >= 1 &&
-            ns->valuedouble >= 0 && isfinite(ns->valuedouble))
+            ns->valuedouble >= 0 && isfinite(ns->valuedouble)) {
             v[n++] = ns->valuedouble / it->valuedouble;
+            total += it->valuedouble;
+        }
     }
-    if (n == 0) {
-        free(v);
-        return NAN;
-    }
-    qsort(v, n, sizeof(double), cmp_double);
-    m = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    m = bh_stats_median(v, n);
+    free(v);
+    if (n_out)
+        *n_out = n;
+    if (iters)
+        *iters = total;
+    return m;
+}
+
+/* See result_read.h. */
+double bh_result_metric_median(const cJSON *metric)
+{
+    const cJSON *vals = cJSON_GetObjectItemCaseSensitive(metric, "values");
+    size_t cap = (size_t)cJSON_GetArraySize(vals), n = 0;
+    double *v = bh_xcalloc(cap ? cap : 1, sizeof(double));
+    const cJSON *it;
+    double m;
+
+    cJSON_ArrayForEach(it, vals)
+        if (cJSON_IsNumber(it) && !isnan(it->valuedouble))
+            v[n++] = it->valuedouble;
+    m = bh_stats_median(v, n);
     free(v);
     return m;
 }
@@ -275,7 +287,7 @@ void bh_result_run_medians(const cJSON *c, double **out, size_t *n)
 
         if (!run_ok(r))
             continue;
-        m = run_median(cJSON_GetObjectItemCaseSensitive(r, "samples"));
+        m = bh_result_run_median(cJSON_GetObjectItemCaseSensitive(r, "samples"), NULL, NULL);
         if (isfinite(m) && m > 0)
             (*out)[(*n)++] = m;
     }

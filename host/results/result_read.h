@@ -40,6 +40,16 @@ void bh_result_git(const cJSON *doc, const char **commit, const char **branch, i
 /* The case with the given id in a document, or NULL. */
 const cJSON *bh_result_find_case(const cJSON *doc, const char *id);
 
+/* The median ns per iteration of one run's [iterations, ns] samples (those
+ * with iterations >= 1 and a finite ns >= 0), with how many samples
+ * counted and the iterations they timed (n and iters may be NULL); NAN
+ * when none counts. */
+double bh_result_run_median(const cJSON *samples, size_t *n, double *iters);
+
+/* The median of the numbers in a metric's "values" array; NAN when it has
+ * none. */
+double bh_result_metric_median(const cJSON *metric);
+
 /* The median time per iteration (ns) of each ok run of a case, in run
  * order: *out is a new array of *n values (free() it; NULL when none).
  * Samples that are malformed are skipped. */

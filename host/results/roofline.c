@@ -1,43 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "roofline.h"
 
+#include "result_read.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-
-    return (x > y) - (x < y);
-}
-
-/* Median of a metric's "values" array; NaN when empty. */
-static double metric_median(const cJSON *metric)
-{
-    const cJSON *vals = cJSON_GetObjectItemCaseSensitive(metric, "values");
-    int n = cJSON_GetArraySize(vals);
-    double *v;
-    double m;
-    int k = 0;
-    const cJSON *it;
-
-    if (n <= 0)
-        return NAN;
-    v = malloc(sizeof(double) * (size_t)n);
-    if (!v)
-        return NAN;
-    cJSON_ArrayForEach(it, vals) if (cJSON_IsNumber(it)) v[k++] =
-        it->valuedouble;
-    if (k == 0) {
-        free(v);
-        return NAN;
-    }
-    qsort(v, (size_t)k, sizeof(double), cmp_double);
-    m = k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
-    free(v);
-    return m;
-}
 
 /* The highest median of metric name over ok cases, and its case id. */
 static double best_roof(const cJSON *cases, const char *name,
@@ -54,7 +22,7 @@ static double best_roof(const cJSON *cases, const char *name,
 
         if (!m || !cJSON_IsString(st) || strcmp(st->valuestring, "ok") != 0)
             continue;
-        v = metric_median(m);
+        v = bh_result_metric_median(m);
         if (isfinite(v) && v > 0 && !(v <= best)) {
             best = v;
             *from = cJSON_GetObjectItemCaseSensitive(c, "id")->valuestring;

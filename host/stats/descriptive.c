@@ -247,6 +247,12 @@ double bh_stats_median_sorted(const double *s, size_t n)
     return s[n / 2 - 1] + (s[n / 2] - s[n / 2 - 1]) / 2.0;
 }
 
+double bh_stats_median(double *x, size_t n)
+{
+    bh_stats_sort(x, n);
+    return bh_stats_median_sorted(x, n);
+}
+
 double bh_stats_mad_sorted(const double *s, size_t n, double med)
 {
     /* |s[i] - med| is non-increasing left of the split and non-decreasing

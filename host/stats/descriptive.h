@@ -54,6 +54,10 @@ double bh_stats_select(double *x, size_t n, size_t k);
  * NAN when n == 0. */
 double bh_stats_median_sorted(const double *s, size_t n);
 
+/* Median of x[0..n) (NaN-free), sorting x in place: the one median every
+ * module that reads samples uses. NAN when n == 0. */
+double bh_stats_median(double *x, size_t n);
+
 /* Median absolute deviation of sorted data s around med, multiplied by
  * BH_STATS_MAD_SCALE. O(n), no scratch memory. NAN when n == 0. */
 double bh_stats_mad_sorted(const double *s, size_t n, double med);
