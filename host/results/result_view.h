@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: MIT
+/* The typed reader of result documents ("bhost.result/1"): one C view of a
+ * document (its run, system, cases with their summaries, runs, metrics,
+ * roofline and verdicts, the roofs and the comparison) read once, so that
+ * report, regress, ci, store and cli use fields instead of string keys.
+ *
+ * The view borrows every string from the document, which must outlive it.
+ * Loading never fails: a member that is absent, null or of another type
+ * reads as its "absent" value (NAN for numbers, NULL or "" as each field
+ * says, -1 for tri-state flags), so every reader degrades the same way.
+ * Documents should have passed bh_result_validate() first; the view does
+ * not repeat its checks. */
+#ifndef BH_RESULT_VIEW_H
+#define BH_RESULT_VIEW_H
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+
+/* One metric value a run reported (runs[].metrics[]). */
+typedef struct bh_rv_run_metric {
+    const char *name;  /* never NULL ("" when absent) */
+    const char *unit;  /* "" when absent */
+    int higher_better; /* direction "higher" */
+    double value;      /* NAN when null or absent */
+} bh_rv_run_metric;
+
+/* One finished run of a case (one worker process). */
+typedef struct bh_rv_run {
+    const cJSON *json;   /* the run object */
+    long index;          /* runs[].index, -1 when absent or out of range */
+    const char *status;  /* "unknown" when absent */
+    const char *message; /* "" when none */
+    int ok;              /* status is "ok" */
+    const cJSON *samples; /* the [iterations, ns] pairs, or NULL */
+    double median_ns;    /* median ns/iter of its valid samples, NAN when none */
+    size_t n_samples;    /* samples that counted for median_ns */
+    double iters;        /* iterations those samples timed */
+    const char *timing;  /* "host", "device", "manual" or "" */
+    double wall_ns;      /* NAN when absent */
+    double peak_rss_kb;  /* NAN when absent */
+    const char *log;     /* NULL when none */
+    int log_truncated;
+    bh_rv_run_metric *metrics; /* owned */
+    size_t n_metrics;
+} bh_rv_run;
+
+/* An extra metric of a case over its ok runs (cases[].metrics.NAME). */
+typedef struct bh_rv_metric {
+    const char *name;  /* the member name */
+    const char *unit;  /* "" when absent */
+    int higher_better; /* direction "higher" */
+    const cJSON *json; /* the metric object */
+    double *values;    /* its finite values in order (owned; NULL when none) */
+    size_t n_values;
+    double median;     /* of values, NAN when none */
+} bh_rv_metric;
+
+/* The summary statistics of a case (cases[].summary); NAN when absent. */
+typedef struct bh_rv_summary {
+    int present;           /* an object with a finite median */
+    const cJSON *json;     /* the summary object or NULL */
+    double n, runs;        /* samples and runs */
+    double min, max, mean, sd, cv, median, mad;
+    double q1, q3, p5, p95, p99;
+    double median_ci_lo, median_ci_hi, median_ci_level;
+    double within_run_cv, between_run_cv, mde;
+    double spread_cv;      /* between_run_cv with two or more runs, else cv */
+} bh_rv_summary;
+
+/* The figures of one (case, metric) comparison (verdict.metrics[]; the
+ * confirmation's figures when one ran). */
+typedef struct bh_rv_change {
+    const cJSON *json;    /* the metric's verdict object */
+    const char *metric;   /* "time" or an extra metric */
+    const char *unit;     /* "" when absent */
+    int higher_better;    /* direction "higher" */
+    const char *verdict;  /* "regressed", "improved", ...; "" when absent */
+    const char *severity; /* "critical", "warning", "minor" or NULL */
+    double change;        /* candidate / baseline - 1 */
+    double lo, hi;        /* its interval; -+INFINITY where it is unbounded */
+    double level;         /* the interval's confidence level */
+    double p, q;
+    double base, cand;    /* the two medians */
+    double noise_floor;   /* NAN when the document has none */
+} bh_rv_change;
+
+/* The roofline placement of a case (cases[].roofline). */
+typedef struct bh_rv_roof {
+    double fraction;   /* NAN when the case has none */
+    double attainable;
+    double intensity;  /* FLOP per byte, NAN when not both rates */
+    const char *bound; /* "memory", "compute" or "" */
+    const char *unit;  /* "" when absent */
+} bh_rv_roof;
+
+/* One case of a document. */
+typedef struct bh_rv_case {
+    const cJSON *json;    /* the case object */
+    const char *id;       /* every string below is borrowed, never NULL */
+    const char *plugin;
+    const char *bench;    /* "" when absent */
+    const char *backend;  /* "" for host benchmarks */
+    long device;          /* -1 for host benchmarks */
+    const char *status;   /* "unknown" when absent */
+    const char *message;  /* "" when none */
+    int ok;               /* status is "ok" */
+    const cJSON *params;  /* the params object or NULL */
+    char *group;          /* "plugin/benchmark" (owned) */
+    const char *rest;     /* id after the group: "[n=1]@cpu:0", or "" */
+    char *op;             /* id without its "@backend:device" (owned) */
+    const char *at;       /* "@backend:device" part of the id, or "" */
+    bh_rv_summary summary;
+    double flop_per_s, bytes_per_s, items_per_s; /* throughput, NAN absent */
+    double rate;          /* the headline throughput, NAN when none */
+    const char *rate_unit; /* "FLOP/s", "B/s", "items/s", a metric's unit, "" */
+    bh_rv_roof roof;
+    double wall_s;        /* total wall time of its runs */
+    bh_rv_run *runs;      /* owned */
+    size_t n_runs;
+    bh_rv_metric *metrics; /* owned */
+    size_t n_metrics;
+    const cJSON *verdict_json; /* the verdict object or NULL */
+    const char *verdict;  /* headline verdict, NULL without a comparison */
+    const char *severity; /* NULL when none */
+    const char *baseline_id; /* NULL when new or without a comparison */
+    bh_rv_change *changes; /* one per compared metric (owned) */
+    size_t n_changes;
+    const bh_rv_change *head; /* the change behind the headline, or NULL */
+} bh_rv_case;
+
+/* run.git: the source revision a run measured. */
+typedef struct bh_rv_git {
+    const char *commit; /* NULL when unknown */
+    const char *branch; /* NULL when detached or unknown */
+    int dirty;          /* 1, 0, or -1 unknown */
+    const char *source; /* NULL when absent */
+} bh_rv_git;
+
+/* The run object: what was run, when and how. */
+typedef struct bh_rv_run_info {
+    const cJSON *json;         /* the run object or NULL */
+    const char *config_path;   /* NULL when absent (all strings here) */
+    const char *config_name;
+    const char *config_hash;
+    const char *host_version;
+    const char *seed;
+    const char *started_at;
+    const char *finished_at;
+    double duration_s;         /* NAN when absent */
+    int complete;              /* 1, 0, or -1 when absent */
+    bh_rv_git git;
+    const cJSON *command_line; /* array or NULL */
+    const cJSON *plugins;      /* array or NULL */
+    const cJSON *shard;        /* object or NULL (shard results) */
+    const cJSON *merged;       /* object or NULL (merged results) */
+} bh_rv_run_info;
+
+/* The system fingerprint (the object itself keeps the full layout). */
+typedef struct bh_rv_system {
+    const cJSON *json;            /* the system object or NULL */
+    const char *hostname;         /* NULL when absent */
+    const char *cpu_model;        /* NULL when absent */
+    const char *fingerprint_hash; /* NULL when absent */
+} bh_rv_system;
+
+/* The roofs measured in the run (top-level roofs). */
+typedef struct bh_rv_roofs {
+    const cJSON *json;          /* the roofs object or NULL */
+    double bandwidth_bytes_per_s; /* NAN when absent */
+    const char *bandwidth_case;   /* NULL when absent */
+    double flops_per_s;
+    const char *flops_case;
+} bh_rv_roofs;
+
+/* The summary of a comparison (top-level comparison). */
+typedef struct bh_rv_comparison {
+    const cJSON *json;       /* the comparison object or NULL */
+    const char *baseline;    /* NULL when absent */
+    const char *candidate;   /* NULL when absent */
+    const cJSON *counts;     /* per verdict, or NULL */
+    const cJSON *regressed;  /* per severity, or NULL */
+    const cJSON *missing;    /* ids of baseline cases the candidate lacks */
+    const cJSON *gate;       /* the gate record, or NULL */
+    const cJSON *families;   /* merged results: per shard, or NULL */
+    int fail_on_regression;  /* gate.fail_on_regression is true */
+} bh_rv_comparison;
+
+/* A whole document. */
+typedef struct bh_result_view {
+    const cJSON *doc;
+    const char *schema;      /* NULL when absent */
+    bh_rv_run_info run;
+    bh_rv_system system;
+    bh_rv_case *cases;       /* in document order (owned) */
+    size_t n_cases;
+    size_t n_verdicts;       /* cases with a verdict */
+    size_t n_roofline;       /* cases with a roofline fraction */
+    bh_rv_roofs roofs;
+    bh_rv_comparison comparison;
+} bh_result_view;
+
+/* Reads the view of doc. Elements of "cases" that are not objects with a
+ * string id are left out. Never fails; free with bh_result_view_free. */
+void bh_result_view_load(const cJSON *doc, bh_result_view *v);
+
+void bh_result_view_free(bh_result_view *v);
+
+/* The case with the given id, or NULL. */
+const bh_rv_case *bh_result_view_find(const bh_result_view *v, const char *id);
+
+/* The metric of a case by name, or NULL. */
+const bh_rv_metric *bh_rv_case_metric(const bh_rv_case *c, const char *name);
+
+/* The value a run reported for metric: the median of its finite values
+ * when it reported several; NAN when none. */
+double bh_rv_run_metric_value(const bh_rv_run *r, const char *name);
+
+/* The medians of the ok runs of a case in run order (time per iteration,
+ * ns; runs without a valid sample left out): *out is a new array of *n
+ * values (free() it; NULL when none). */
+void bh_rv_case_run_medians(const bh_rv_case *c, double **out, size_t *n);
+
+/* True for a failed, invalid, crashed, timeout or oom status. */
+int bh_rv_status_failed(const char *status);
+
+/* Orders verdicts for reports: critical regression 0, warning 1, minor 2,
+ * improved 3, inconclusive 4, new 5, missing 6, within noise 7, no change
+ * 8, none or unknown 9. */
+int bh_rv_verdict_rank(const char *verdict, const char *severity);
+
+#endif

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: MIT
+/* The result view of a whole document: run, system, cases, roofs and
+ * comparison, and lookups over it (see result_view.h). */
+#include "view_internal.h"
+
+#include "bh_mem.h"
+#include "descriptive.h"
+#include "view_json.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The run object into out. */
+static void read_run(const cJSON *run, bh_rv_run_info *out)
+{
+    const cJSON *cfg = bh_vj_obj(run, "config");
+    const cJSON *git = bh_vj_obj(run, "git");
+
+    out->json = run;
+    out->config_path = bh_vj_str(cfg, "path", NULL);
+    out->config_name = bh_vj_str(cfg, "name", NULL);
+    out->config_hash = bh_vj_str(cfg, "hash", NULL);
+    out->host_version = bh_vj_str(run, "host_version", NULL);
+    out->seed = bh_vj_str(run, "seed", NULL);
+    out->started_at = bh_vj_str(run, "started_at", NULL);
+    out->finished_at = bh_vj_str(run, "finished_at", NULL);
+    out->duration_s = bh_vj_num(run, "duration_s");
+    out->complete = bh_vj_bool(run, "complete");
+    out->git.commit = bh_vj_str(git, "commit", NULL);
+    out->git.branch = bh_vj_str(git, "branch", NULL);
+    out->git.dirty = bh_vj_bool(git, "dirty");
+    out->git.source = bh_vj_str(git, "source", NULL);
+    out->command_line = bh_vj_arr(run, "command_line");
+    out->plugins = bh_vj_arr(run, "plugins");
+    out->shard = bh_vj_obj(run, "shard");
+    out->merged = bh_vj_obj(run, "merged");
+}
+
+/* The system object into out. */
+static void read_system(const cJSON *sys, bh_rv_system *out)
+{
+    out->json = sys;
+    out->hostname = bh_vj_str(sys, "hostname", NULL);
+    out->cpu_model = bh_vj_str(bh_vj_obj(sys, "cpu"), "model", NULL);
+    out->fingerprint_hash = bh_vj_str(sys, "fingerprint_hash", NULL);
+}
+
+/* The roofs and comparison objects into v. */
+static void read_tops(const cJSON *doc, bh_result_view *v)
+{
+    const cJSON *roofs = bh_vj_obj(doc, "roofs");
+    const cJSON *cmp = bh_vj_obj(doc, "comparison");
+    bh_rv_comparison *c = &v->comparison;
+
+    v->roofs.json = roofs;
+    v->roofs.bandwidth_bytes_per_s = bh_vj_num(roofs, "bandwidth_bytes_per_s");
+    v->roofs.bandwidth_case = bh_vj_str(roofs, "bandwidth_case", NULL);
+    v->roofs.flops_per_s = bh_vj_num(roofs, "flops_per_s");
+    v->roofs.flops_case = bh_vj_str(roofs, "flops_case", NULL);
+    c->json = cmp;
+    c->baseline = bh_vj_str(cmp, "baseline", NULL);
+    c->candidate = bh_vj_str(cmp, "candidate", NULL);
+    c->counts = bh_vj_obj(cmp, "counts");
+    c->regressed = bh_vj_obj(cmp, "regressed");
+    c->missing = bh_vj_arr(cmp, "missing");
+    c->gate = bh_vj_obj(cmp, "gate");
+    c->families = bh_vj_arr(cmp, "families");
+    c->fail_on_regression = bh_vj_bool(c->gate, "fail_on_regression") == 1;
+}
+
+/* See result_view.h. */
+void bh_result_view_load(const cJSON *doc, bh_result_view *v)
+{
+    const cJSON *cases = bh_vj_arr(doc, "cases");
+    size_t cap = cases ? (size_t)cJSON_GetArraySize(cases) : 0;
+    const cJSON *c;
+
+    memset(v, 0, sizeof(*v));
+    v->doc = doc;
+    v->schema = bh_vj_str(doc, "schema", NULL);
+    read_run(bh_vj_obj(doc, "run"), &v->run);
+    read_system(bh_vj_obj(doc, "system"), &v->system);
+    read_tops(doc, v);
+    v->cases = bh_xcalloc(cap ? cap : 1, sizeof(bh_rv_case));
+    if (cases)
+        cJSON_ArrayForEach(c, cases) if (bh_rv_case_read(c, &v->cases[v->n_cases])) {
+                const bh_rv_case *k = &v->cases[v->n_cases++];
+
+                v->n_verdicts += k->verdict != NULL;
+                v->n_roofline += isfinite(k->roof.fraction);
+            }
+}
+
+/* See result_view.h. */
+void bh_result_view_free(bh_result_view *v)
+{
+    for (size_t i = 0; i < v->n_cases; i++)
+        bh_rv_case_free(&v->cases[i]);
+    free(v->cases);
+    memset(v, 0, sizeof(*v));
+}
+
+/* See result_view.h. */
+const bh_rv_case *bh_result_view_find(const bh_result_view *v, const char *id)
+{
+    for (size_t i = 0; i < v->n_cases; i++)
+        if (strcmp(v->cases[i].id, id) == 0)
+            return &v->cases[i];
+    return NULL;
+}
+
+/* See result_view.h. */
+const bh_rv_metric *bh_rv_case_metric(const bh_rv_case *c, const char *name)
+{
+    for (size_t i = 0; i < c->n_metrics; i++)
+        if (strcmp(c->metrics[i].name, name) == 0)
+            return &c->metrics[i];
+    return NULL;
+}
+
+/* See result_view.h. */
+double bh_rv_run_metric_value(const bh_rv_run *r, const char *name)
+{
+    double *v = r->n_metrics ? bh_xcalloc(r->n_metrics, sizeof(double)) : NULL;
+    size_t n = 0;
+    double m;
+
+    for (size_t i = 0; i < r->n_metrics; i++)
+        if (strcmp(r->metrics[i].name, name) == 0 && isfinite(r->metrics[i].value))
+            v[n++] = r->metrics[i].value;
+    m = n ? bh_stats_median(v, n) : NAN;
+    free(v);
+    return m;
+}
+
+/* See result_view.h. */
+void bh_rv_case_run_medians(const bh_rv_case *c, double **out, size_t *n)
+{
+    *out = c->n_runs ? bh_xcalloc(c->n_runs, sizeof(double)) : NULL;
+    *n = 0;
+    for (size_t i = 0; i < c->n_runs; i++)
+        if (c->runs[i].ok && isfinite(c->runs[i].median_ns) && c->runs[i].median_ns > 0)
+            (*out)[(*n)++] = c->runs[i].median_ns;
+    if (*n == 0) {
+        free(*out);
+        *out = NULL;
+    }
+}
+
+/* See result_view.h. */
+int bh_rv_status_failed(const char *status)
+{
+    static const char *const bad[] = {"failed", "invalid", "crashed", "timeout", "oom"};
+
+    for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++)
+        if (strcmp(status, bad[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* See result_view.h. */
+int bh_rv_verdict_rank(const char *verdict, const char *severity)
+{
+    static const char *const order[] = {"improved", "inconclusive", "new", "missing",
+                                        "within noise", "no change"};
+
+    if (!verdict)
+        return 9;
+    if (strcmp(verdict, "regressed") == 0) {
+        if (severity && strcmp(severity, "critical") == 0)
+            return 0;
+        if (severity && strcmp(severity, "warning") == 0)
+            return 1;
+        return 2;
+    }
+    for (int i = 0; i < 6; i++)
+        if (strcmp(verdict, order[i]) == 0)
+            return 3 + i;
+    return 9;
+}

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: MIT
+/* The typed result reader (host/results/result_view.h): every field read
+ * from a document, absent members reading as absent, verdict headlines
+ * and the per-run figures regress compares. */
+#include "result_view.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+static const char doc_text[] =
+    "{\"schema\":\"bhost.result/1\","
+    " \"run\":{\"config\":{\"path\":\"configs/x.yaml\",\"name\":\"x\",\"hash\":\"ab\"},"
+    "  \"host_version\":\"0.9\",\"seed\":\"0x5eed\",\"started_at\":\"2026-11-27T10:00:00Z\","
+    "  \"duration_s\":12.5,\"complete\":false,"
+    "  \"git\":{\"commit\":\"c0ffee\",\"branch\":null,\"dirty\":true,\"source\":\"git\"},"
+    "  \"command_line\":[\"bhost\",\"run\"]},"
+    " \"system\":{\"hostname\":\"h\",\"cpu\":{\"model\":\"EPYC\"},\"fingerprint_hash\":\"f00\"},"
+    " \"roofs\":{\"bandwidth_bytes_per_s\":2e10,\"bandwidth_case\":\"t/stream\"},"
+    " \"comparison\":{\"baseline\":\"main\",\"counts\":{\"regressed\":1},"
+    "  \"gate\":{\"fail_on_regression\":true}},"
+    " \"cases\":["
+    "  {\"id\":\"tensor/add[n=4]@cpu:0\",\"plugin\":\"tensor\",\"benchmark\":\"add\","
+    "   \"backend\":\"cpu\",\"device\":0,\"status\":\"ok\",\"params\":{\"n\":4},"
+    "   \"summary\":{\"n\":6,\"runs\":2,\"median\":100,\"cv\":0.1,\"between_run_cv\":0.02,"
+    "     \"median_ci_lo\":90,\"median_ci_hi\":110,\"median_ci_level\":0.99},"
+    "   \"throughput\":{\"bytes_per_s\":1e9},"
+    "   \"roofline\":{\"fraction\":0.5,\"attainable\":2e9,\"bound\":\"memory\",\"unit\":\"B/s\"},"
+    "   \"metrics\":{\"err\":{\"unit\":\"ulp\",\"direction\":\"lower\",\"values\":[3,1,null,2]},"
+    "              \"rate\":{\"unit\":\"tokens/s\",\"direction\":\"higher\",\"values\":[50,70]}},"
+    "   \"runs\":[{\"index\":1,\"status\":\"ok\",\"samples\":[[2,300],[1,100],[1,\"x\"]],"
+    "              \"wall_ns\":2e9,\"metrics\":[{\"name\":\"err\",\"value\":3},"
+    "              {\"name\":\"err\",\"value\":5}]},"
+    "             {\"index\":0,\"status\":\"crashed\",\"message\":\"SIGSEGV\",\"wall_ns\":1e9}],"
+    "   \"verdict\":{\"verdict\":\"regressed\",\"severity\":\"warning\",\"baseline_id\":\"b\","
+    "     \"metrics\":[{\"metric\":\"err\",\"verdict\":\"within noise\"},"
+    "                {\"metric\":\"time\",\"unit\":\"ns/iter\",\"verdict\":\"regressed\","
+    "                 \"severity\":\"warning\",\"change\":0.2,\"change_lo\":0.1,"
+    "                 \"change_hi\":null,\"baseline\":{\"median\":80},"
+    "                 \"candidate\":{\"median\":100}}]}},"
+    "  {\"id\":7},"
+    "  {\"id\":\"selftest/noop\",\"status\":\"skipped\",\"summary\":null,\"verdict\":null}]}";
+
+/* Every field of the first case and the document's top level. */
+static void test_view_reads_fields(void **state)
+{
+    cJSON *doc = cJSON_Parse(doc_text);
+    bh_result_view v;
+    const bh_rv_case *c;
+
+    (void)state;
+    assert_non_null(doc);
+    bh_result_view_load(doc, &v);
+    assert_string_equal(v.schema, "bhost.result/1");
+    assert_string_equal(v.run.config_name, "x");
+    assert_string_equal(v.run.config_path, "configs/x.yaml");
+    assert_string_equal(v.run.seed, "0x5eed");
+    assert_true(v.run.duration_s == 12.5);
+    assert_int_equal(v.run.complete, 0);
+    assert_string_equal(v.run.git.commit, "c0ffee");
+    assert_null(v.run.git.branch);
+    assert_int_equal(v.run.git.dirty, 1);
+    assert_null(v.run.finished_at);
+    assert_string_equal(v.system.cpu_model, "EPYC");
+    assert_string_equal(v.system.fingerprint_hash, "f00");
+    assert_true(v.roofs.bandwidth_bytes_per_s == 2e10);
+    assert_true(isnan(v.roofs.flops_per_s));
+    assert_string_equal(v.comparison.baseline, "main");
+    assert_true(v.comparison.fail_on_regression);
+    /* the case whose id is not a string is left out */
+    assert_int_equal(v.n_cases, 2);
+    assert_int_equal(v.n_verdicts, 1);
+    assert_int_equal(v.n_roofline, 1);
+    c = &v.cases[0];
+    assert_string_equal(c->group, "tensor/add");
+    assert_string_equal(c->rest, "[n=4]@cpu:0");
+    assert_string_equal(c->op, "tensor/add[n=4]");
+    assert_string_equal(c->at, "@cpu:0");
+    assert_string_equal(c->backend, "cpu");
+    assert_int_equal(c->device, 0);
+    assert_true(c->ok);
+    assert_true(c->summary.present);
+    assert_true(c->summary.median == 100);
+    assert_true(c->summary.spread_cv == 0.02);
+    /* a tokens/s metric is the headline rate before bytes/s */
+    assert_string_equal(c->rate_unit, "tokens/s");
+    assert_true(c->rate == 60);
+    assert_true(c->bytes_per_s == 1e9);
+    assert_true(c->roof.fraction == 0.5);
+    assert_string_equal(c->roof.bound, "memory");
+    assert_true(fabs(c->wall_s - 3.0) < 1e-12);
+    bh_result_view_free(&v);
+    cJSON_Delete(doc);
+}
+
+/* Runs, their sample medians and metrics; the case's metrics. */
+static void test_view_runs_and_metrics(void **state)
+{
+    cJSON *doc = cJSON_Parse(doc_text);
+    bh_result_view v;
+    const bh_rv_case *c;
+    const bh_rv_metric *m;
+    double *med;
+    size_t n;
+
+    (void)state;
+    bh_result_view_load(doc, &v);
+    c = bh_result_view_find(&v, "tensor/add[n=4]@cpu:0");
+    assert_non_null(c);
+    assert_null(bh_result_view_find(&v, "tensor/add"));
+    assert_int_equal(c->n_runs, 2);
+    assert_int_equal(c->runs[0].index, 1);
+    /* samples 150 and 100 ns/iter count, the malformed one does not */
+    assert_int_equal(c->runs[0].n_samples, 2);
+    assert_true(c->runs[0].median_ns == 125);
+    assert_true(c->runs[0].iters == 3);
+    assert_true(bh_rv_run_metric_value(&c->runs[0], "err") == 4);
+    assert_true(isnan(bh_rv_run_metric_value(&c->runs[0], "other")));
+    assert_false(c->runs[1].ok);
+    assert_string_equal(c->runs[1].message, "SIGSEGV");
+    assert_true(isnan(c->runs[1].median_ns));
+    bh_rv_case_run_medians(c, &med, &n);
+    assert_int_equal(n, 1);
+    assert_true(med[0] == 125);
+    free(med);
+    m = bh_rv_case_metric(c, "err");
+    assert_non_null(m);
+    assert_string_equal(m->unit, "ulp");
+    assert_false(m->higher_better);
+    assert_int_equal(m->n_values, 3); /* the null is not a value */
+    assert_true(m->median == 2);
+    assert_true(bh_rv_case_metric(c, "rate")->higher_better);
+    bh_result_view_free(&v);
+    cJSON_Delete(doc);
+}
+
+/* The headline change is the time metric's; a null interval end is
+ * unbounded; a case without a comparison has no verdict. */
+static void test_view_verdicts(void **state)
+{
+    cJSON *doc = cJSON_Parse(doc_text);
+    bh_result_view v;
+    const bh_rv_case *c;
+
+    (void)state;
+    bh_result_view_load(doc, &v);
+    c = &v.cases[0];
+    assert_string_equal(c->verdict, "regressed");
+    assert_string_equal(c->severity, "warning");
+    assert_string_equal(c->baseline_id, "b");
+    assert_int_equal(c->n_changes, 2);
+    assert_non_null(c->head);
+    assert_string_equal(c->head->metric, "time");
+    assert_true(c->head->change == 0.2);
+    assert_true(c->head->lo == 0.1);
+    assert_true(isinf(c->head->hi) && c->head->hi > 0);
+    assert_true(c->head->base == 80 && c->head->cand == 100);
+    assert_null(v.cases[1].verdict);
+    assert_false(v.cases[1].summary.present);
+    assert_string_equal(v.cases[1].bench, "");
+    assert_int_equal(v.cases[1].device, -1);
+    assert_int_equal(bh_rv_verdict_rank("regressed", "warning"), 1);
+    assert_int_equal(bh_rv_verdict_rank(NULL, NULL), 9);
+    assert_true(bh_rv_status_failed("oom"));
+    assert_false(bh_rv_status_failed("skipped"));
+    bh_result_view_free(&v);
+    cJSON_Delete(doc);
+}
+
+/* A document of the wrong shape reads as empty, without crashing. */
+static void test_view_wrong_shapes(void **state)
+{
+    static const char *const texts[] = {"[]", "{}", "{\"cases\":{}}",
+                                        "{\"run\":[],\"system\":3,\"cases\":[1,\"a\",null]}",
+                                        "{\"cases\":[{\"id\":\"a\",\"runs\":{},\"metrics\":[],"
+                                        "\"summary\":[],\"verdict\":\"x\"}]}"};
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(texts) / sizeof(*texts); i++) {
+        cJSON *doc = cJSON_Parse(texts[i]);
+        bh_result_view v;
+
+        assert_non_null(doc);
+        bh_result_view_load(doc, &v);
+        assert_true(v.n_cases <= 1);
+        assert_null(v.run.config_name);
+        assert_int_equal(v.run.complete, -1);
+        if (v.n_cases) {
+            assert_int_equal(v.cases[0].n_runs, 0);
+            assert_int_equal(v.cases[0].n_metrics, 0);
+            assert_null(v.cases[0].verdict);
+        }
+        bh_result_view_free(&v);
+        cJSON_Delete(doc);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_view_reads_fields),
+        cmocka_unit_test(test_view_runs_and_metrics),
+        cmocka_unit_test(test_view_verdicts),
+        cmocka_unit_test(test_view_wrong_shapes),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
