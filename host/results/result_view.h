@@ -182,7 +182,11 @@ typedef struct bh_rv_comparison {
     const cJSON *missing;    /* ids of baseline cases the candidate lacks */
     const cJSON *gate;       /* the gate record, or NULL */
     const cJSON *families;   /* merged results: per shard, or NULL */
+    size_t n_families;       /* elements of families */
     int fail_on_regression;  /* gate.fail_on_regression is true */
+    double tests, family;    /* tests run and the BH family; NAN absent */
+    double fdr, confidence;  /* the settings used; NAN absent */
+    double suspects, confirm_tests; /* NAN absent */
 } bh_rv_comparison;
 
 /* A whole document. */
@@ -219,6 +223,14 @@ double bh_rv_run_metric_value(const bh_rv_run *r, const char *name);
  * ns; runs without a valid sample left out): *out is a new array of *n
  * values (free() it; NULL when none). */
 void bh_rv_case_run_medians(const bh_rv_case *c, double **out, size_t *n);
+
+/* How many cases of the comparison got verdict ("regressed", "no
+ * change", ...); 0 when the document has no count for it. */
+double bh_rv_comparison_count(const bh_rv_comparison *c, const char *verdict);
+
+/* How many regressions of the comparison have severity ("critical",
+ * "warning", "minor"); 0 when absent. */
+double bh_rv_comparison_regressed(const bh_rv_comparison *c, const char *severity);
 
 /* True for a failed, invalid, crashed, timeout or oom status. */
 int bh_rv_status_failed(const char *status);

@@ -66,7 +66,30 @@ static void read_tops(const cJSON *doc, bh_result_view *v)
     c->missing = bh_vj_arr(cmp, "missing");
     c->gate = bh_vj_obj(cmp, "gate");
     c->families = bh_vj_arr(cmp, "families");
+    c->n_families = c->families ? (size_t)cJSON_GetArraySize(c->families) : 0;
     c->fail_on_regression = bh_vj_bool(c->gate, "fail_on_regression") == 1;
+    c->tests = bh_vj_num(cmp, "tests");
+    c->family = bh_vj_num(cmp, "family");
+    c->fdr = bh_vj_num(cmp, "fdr");
+    c->confidence = bh_vj_num(cmp, "confidence");
+    c->suspects = bh_vj_num(cmp, "suspects");
+    c->confirm_tests = bh_vj_num(cmp, "confirm_tests");
+}
+
+/* See result_view.h. */
+double bh_rv_comparison_count(const bh_rv_comparison *c, const char *verdict)
+{
+    double n = bh_vj_num(c->counts, verdict);
+
+    return isfinite(n) ? n : 0;
+}
+
+/* See result_view.h. */
+double bh_rv_comparison_regressed(const bh_rv_comparison *c, const char *severity)
+{
+    double n = bh_vj_num(c->regressed, severity);
+
+    return isfinite(n) ? n : 0;
 }
 
 /* See result_view.h. */

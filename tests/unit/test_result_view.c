@@ -72,6 +72,11 @@ static void test_view_reads_fields(void **state)
     assert_true(isnan(v.roofs.flops_per_s));
     assert_string_equal(v.comparison.baseline, "main");
     assert_true(v.comparison.fail_on_regression);
+    assert_true(bh_rv_comparison_count(&v.comparison, "regressed") == 1);
+    assert_true(bh_rv_comparison_count(&v.comparison, "improved") == 0);
+    assert_true(bh_rv_comparison_regressed(&v.comparison, "critical") == 0);
+    assert_true(isnan(v.comparison.tests));
+    assert_int_equal(v.comparison.n_families, 0);
     /* the case whose id is not a string is left out */
     assert_int_equal(v.n_cases, 2);
     assert_int_equal(v.n_verdicts, 1);
