@@ -10,7 +10,9 @@
 #include "merge_gate.h"
 #include "result_doc.h"
 #include "result_read.h"
+#include "result_view.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,50 +46,45 @@ static const char merge_usage[] =
 
 /* The exit code the merged run deserves: as bhost run's (incomplete 6,
  * a failed case 1, a critical regression under fail_on_regression 5). */
-static int merged_exit(const cJSON *doc, int fail_on_regression)
+static int merged_exit(const bh_result_view *v, int fail_on_regression)
 {
-    const cJSON *run = cJSON_GetObjectItemCaseSensitive(doc, "run");
-    const cJSON *gate = cJSON_GetObjectItemCaseSensitive(
-        cJSON_GetObjectItemCaseSensitive(doc, "comparison"), "gate");
-    const cJSON *c;
-
-    if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(run, "complete")))
+    if (v->run.complete != 1)
         return BH_EXIT_INTERRUPTED;
-    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(doc, "cases")) {
-        const cJSON *st = cJSON_GetObjectItemCaseSensitive(c, "status");
-        int s = cJSON_IsString(st) ? bh_status_parse(st->valuestring) : -1;
+    for (size_t i = 0; i < v->n_cases; i++) {
+        int s = bh_status_parse(v->cases[i].status);
 
         if (s >= 0 && bh_status_is_failure((bh_status)s))
             return BH_EXIT_CASES_FAILED;
     }
-    fail_on_regression |= cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(gate,
-                                                                         "fail_on_regression"));
-    return fail_on_regression && bh_merge_n_critical(doc) > 0 ? BH_EXIT_REGRESSION : BH_EXIT_OK;
+    fail_on_regression |= v->comparison.fail_on_regression;
+    return fail_on_regression && bh_rv_comparison_regressed(&v->comparison, "critical") > 0
+               ? BH_EXIT_REGRESSION
+               : BH_EXIT_OK;
 }
 
 /* One line with the merged comparison's counts, like bhost run's. */
-static void print_comparison(FILE *out, const cJSON *doc)
+static void print_comparison(FILE *out, const bh_rv_comparison *cmp)
 {
     static const char *const order[] = {"regressed", "improved", "within noise", "no change",
                                         "inconclusive", "new", "missing"};
-    const cJSON *cmp = cJSON_GetObjectItemCaseSensitive(doc, "comparison");
-    const cJSON *counts = cJSON_GetObjectItemCaseSensitive(cmp, "counts");
-    const cJSON *sev = cJSON_GetObjectItemCaseSensitive(cmp, "regressed");
 
-    if (!cJSON_IsObject(cmp))
+    if (!cmp->json)
         return;
-    fprintf(out, "compared with %s, %g tests in %d shards (BH fdr %g",
-            bh_json_str(cmp, "baseline", "?"), bh_json_num(cmp, "tests", 0),
-            cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(cmp, "families")),
-            bh_json_num(cmp, "fdr", 0));
-    if (bh_json_num(cmp, "confirm_tests", 0) > 0)
-        fprintf(out, "; %g confirmed by rerun", bh_json_num(cmp, "confirm_tests", 0));
+    fprintf(out, "compared with %s, %g tests in %zu shards (BH fdr %g",
+            cmp->baseline ? cmp->baseline : "?", isfinite(cmp->tests) ? cmp->tests : 0,
+            cmp->n_families, isfinite(cmp->fdr) ? cmp->fdr : 0);
+    if (cmp->confirm_tests > 0)
+        fprintf(out, "; %g confirmed by rerun", cmp->confirm_tests);
     fprintf(out, "):");
     for (size_t k = 0; k < sizeof(order) / sizeof(*order); k++) {
-        fprintf(out, "%s %g %s", k ? "," : "", bh_json_num(counts, order[k], 0), order[k]);
-        if (k == 0 && bh_json_num(counts, order[k], 0) > 0)
-            fprintf(out, " (%g critical, %g warning, %g minor)", bh_json_num(sev, "critical", 0),
-                    bh_json_num(sev, "warning", 0), bh_json_num(sev, "minor", 0));
+        double n = bh_rv_comparison_count(cmp, order[k]);
+
+        fprintf(out, "%s %g %s", k ? "," : "", n, order[k]);
+        if (k == 0 && n > 0)
+            fprintf(out, " (%g critical, %g warning, %g minor)",
+                    bh_rv_comparison_regressed(cmp, "critical"),
+                    bh_rv_comparison_regressed(cmp, "warning"),
+                    bh_rv_comparison_regressed(cmp, "minor"));
     }
     fputc('\n', out);
 }
@@ -117,6 +114,7 @@ static int cmd_merge(int argc, char **argv)
     bh_error e = {""};
     cJSON *merged = NULL;
     char *used = NULL;
+    bh_result_view view;
     bh_opts p;
 
     memcpy(args, argv, sizeof(*args) * (size_t)argc);
@@ -160,12 +158,14 @@ static int cmd_merge(int argc, char **argv)
         rc = BH_EXIT_IO;
         goto done;
     }
+    bh_result_view_load(merged, &view);
     if (!quiet) {
-        printf("merged %zu shard%s (%d cases) into %s\n", n, n == 1 ? "" : "s",
-               cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(merged, "cases")), used);
-        print_comparison(stdout, merged);
+        printf("merged %zu shard%s (%zu cases) into %s\n", n, n == 1 ? "" : "s", view.n_cases,
+               used);
+        print_comparison(stdout, &view.comparison);
     }
-    rc = merged_exit(merged, fail_on_regression);
+    rc = merged_exit(&view, fail_on_regression);
+    bh_result_view_free(&view);
 done:
     free(used);
     cJSON_Delete(merged);
