@@ -197,6 +197,7 @@ typedef struct bh_result_view {
     bh_rv_system system;
     bh_rv_case *cases;       /* in document order (owned) */
     size_t n_cases;
+    size_t cases_total;      /* elements of the cases array, read or not */
     size_t n_verdicts;       /* cases with a verdict */
     size_t n_roofline;       /* cases with a roofline fraction */
     bh_rv_roofs roofs;
@@ -207,7 +208,20 @@ typedef struct bh_result_view {
  * string id are left out. Never fails; free with bh_result_view_free. */
 void bh_result_view_load(const cJSON *doc, bh_result_view *v);
 
+/* Reads only the top of doc: schema, run, system, roofs, comparison and
+ * cases_total, no case (n_cases 0): for readers of the run alone on large
+ * documents. Free with bh_result_view_free. */
+void bh_result_view_load_top(const cJSON *doc, bh_result_view *v);
+
 void bh_result_view_free(bh_result_view *v);
+
+/* Reads one case object (an element of a document's "cases", or a case
+ * built in memory) into c: 1, or 0 (c zeroed) when j is not an object
+ * with a string id. Borrows from j, which must outlive c; free with
+ * bh_rv_case_free. */
+int bh_rv_case_read(const cJSON *j, bh_rv_case *c);
+
+void bh_rv_case_free(bh_rv_case *c);
 
 /* The case with the given id, or NULL. */
 const bh_rv_case *bh_result_view_find(const bh_result_view *v, const char *id);

@@ -93,19 +93,26 @@ double bh_rv_comparison_regressed(const bh_rv_comparison *c, const char *severit
 }
 
 /* See result_view.h. */
-void bh_result_view_load(const cJSON *doc, bh_result_view *v)
+void bh_result_view_load_top(const cJSON *doc, bh_result_view *v)
 {
-    const cJSON *cases = bh_vj_arr(doc, "cases");
-    size_t cap = cases ? (size_t)cJSON_GetArraySize(cases) : 0;
-    const cJSON *c;
-
     memset(v, 0, sizeof(*v));
     v->doc = doc;
     v->schema = bh_vj_str(doc, "schema", NULL);
     read_run(bh_vj_obj(doc, "run"), &v->run);
     read_system(bh_vj_obj(doc, "system"), &v->system);
     read_tops(doc, v);
-    v->cases = bh_xcalloc(cap ? cap : 1, sizeof(bh_rv_case));
+    v->cases_total = bh_vj_arr(doc, "cases") ? (size_t)cJSON_GetArraySize(bh_vj_arr(doc, "cases"))
+                                              : 0;
+}
+
+/* See result_view.h. */
+void bh_result_view_load(const cJSON *doc, bh_result_view *v)
+{
+    const cJSON *cases = bh_vj_arr(doc, "cases");
+    const cJSON *c;
+
+    bh_result_view_load_top(doc, v);
+    v->cases = bh_xcalloc(v->cases_total ? v->cases_total : 1, sizeof(bh_rv_case));
     if (cases)
         cJSON_ArrayForEach(c, cases) if (bh_rv_case_read(c, &v->cases[v->n_cases])) {
                 const bh_rv_case *k = &v->cases[v->n_cases++];

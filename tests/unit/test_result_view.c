@@ -79,6 +79,7 @@ static void test_view_reads_fields(void **state)
     assert_int_equal(v.comparison.n_families, 0);
     /* the case whose id is not a string is left out */
     assert_int_equal(v.n_cases, 2);
+    assert_int_equal(v.cases_total, 3);
     assert_int_equal(v.n_verdicts, 1);
     assert_int_equal(v.n_roofline, 1);
     c = &v.cases[0];
@@ -99,6 +100,23 @@ static void test_view_reads_fields(void **state)
     assert_true(c->roof.fraction == 0.5);
     assert_string_equal(c->roof.bound, "memory");
     assert_true(fabs(c->wall_s - 3.0) < 1e-12);
+    bh_result_view_free(&v);
+    cJSON_Delete(doc);
+}
+
+/* The top alone: the run and the count of cases, no case read. */
+static void test_view_top_only(void **state)
+{
+    cJSON *doc = cJSON_Parse(doc_text);
+    bh_result_view v;
+
+    (void)state;
+    bh_result_view_load_top(doc, &v);
+    assert_string_equal(v.run.config_hash, "ab");
+    assert_string_equal(v.system.hostname, "h");
+    assert_int_equal(v.cases_total, 3);
+    assert_int_equal(v.n_cases, 0);
+    assert_null(v.cases);
     bh_result_view_free(&v);
     cJSON_Delete(doc);
 }
@@ -209,6 +227,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_view_reads_fields),
+        cmocka_unit_test(test_view_top_only),
         cmocka_unit_test(test_view_runs_and_metrics),
         cmocka_unit_test(test_view_verdicts),
         cmocka_unit_test(test_view_wrong_shapes),
