@@ -201,14 +201,14 @@ static void read_rates(const cJSON *j, bh_rv_case *c)
     c->roof.unit = bh_vj_str(roof, "unit", "");
 }
 
-/* See view_internal.h. */
+/* See result_view.h. */
 int bh_rv_case_read(const cJSON *j, bh_rv_case *c)
 {
     double dev;
 
+    memset(c, 0, sizeof(*c));
     if (!cJSON_IsObject(j) || !bh_vj_str(j, "id", NULL))
         return 0;
-    memset(c, 0, sizeof(*c));
     c->json = j;
     c->id = bh_vj_str(j, "id", "");
     c->plugin = bh_vj_str(j, "plugin", "");
@@ -229,7 +229,7 @@ int bh_rv_case_read(const cJSON *j, bh_rv_case *c)
     return 1;
 }
 
-/* See view_internal.h. */
+/* See result_view.h. */
 void bh_rv_case_free(bh_rv_case *c)
 {
     for (size_t i = 0; i < c->n_runs; i++)

@@ -6,12 +6,6 @@
 
 #include "result_view.h"
 
-/* Reads case object j into c; 0 (c untouched) when j is not an object
- * with a string id. Free with bh_rv_case_free. */
-int bh_rv_case_read(const cJSON *j, bh_rv_case *c);
-
-void bh_rv_case_free(bh_rv_case *c);
-
 /* Reads verdict object v (or NULL: no comparison) into c's verdict
  * fields. */
 void bh_rv_verdict_read(const cJSON *v, bh_rv_case *c);

@@ -158,6 +158,18 @@ static void test_view_runs_and_metrics(void **state)
     assert_int_equal(m->n_values, 3); /* the null is not a value */
     assert_true(m->median == 2);
     assert_true(bh_rv_case_metric(c, "rate")->higher_better);
+    {
+        /* a lone case object reads as the same case; a non-case reads as 0 */
+        bh_rv_case lone;
+
+        assert_int_equal(bh_rv_case_read(c->json, &lone), 1);
+        assert_string_equal(lone.id, c->id);
+        assert_int_equal(lone.n_runs, 2);
+        assert_true(lone.runs[0].median_ns == 125);
+        bh_rv_case_free(&lone);
+        assert_int_equal(bh_rv_case_read(v.doc, &lone), 0);
+        assert_int_equal(lone.n_runs, 0);
+    }
     bh_result_view_free(&v);
     cJSON_Delete(doc);
 }
