@@ -22,11 +22,14 @@
  */
 #include "cuda_internal.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-bhost_status bh_cu_timing_init(bhost_dev *dev)
+/* Reads BHOST_CUDA_L2_FLUSH and BHOST_CUDA_THROTTLE for dev: the flush
+ * buffer, the clock probe. [main] */
+bhost_status bh_cu_open_extra(bhost_dev *dev)
 {
     const char *flush = getenv("BHOST_CUDA_L2_FLUSH");
     const char *thr = getenv("BHOST_CUDA_THROTTLE");
@@ -55,7 +58,7 @@ bhost_status bh_cu_timing_init(bhost_dev *dev)
         e = bh_cu.Malloc(&dev->flush, (size_t)dev->flush_bytes);
         if (e != cudaSuccess)
             return bh_cu_err(dev->h, e, "cudaMalloc (L2 flush buffer)");
-        bh_cu_log(dev->h, BHOST_LOG_INFO,
+        bh_gpu_log(dev->h, BHOST_LOG_INFO,
                   "L2 flush before every sample: %d-byte L2, %llu-byte buffer",
                   l2, (unsigned long long)dev->flush_bytes);
     }
@@ -63,52 +66,27 @@ bhost_status bh_cu_timing_init(bhost_dev *dev)
     return BHOST_OK;
 }
 
-void bh_cu_timing_release(bhost_dev *dev)
+/* Warns of throttled samples, destroys the cuBLAS handle, frees the
+ * flush buffer and the probe. [main] */
+void bh_cu_close_extra(bhost_dev *dev)
 {
+    const bh_cublas *blas;
+
+    if (dev->throttled != 0)
+        bh_gpu_log(dev->h, BHOST_LOG_WARN,
+                   "%" PRIu32 " of %" PRIu32 " samples ran below %.0f%% of "
+                   "the default SM clock %.0f MHz (lowest %.0f MHz)",
+                   dev->throttled, dev->samples, 100 * dev->threshold,
+                   dev->default_mhz, dev->min_mhz);
+    blas = dev->cublas != NULL ? bh_cu_cublas(dev->h) : NULL;
+    if (blas != NULL)
+        blas->Destroy(dev->cublas);
     if (dev->probe != NULL)
         bh_cu.Free(dev->probe);
     if (dev->flush != NULL)
         bh_cu.Free(dev->flush);
     dev->probe = NULL;
     dev->flush = NULL;
-}
-
-/* [instance] */
-bhost_status BHOST_ABI bh_cu_event_create(bhost_dev *dev, bhost_event **out)
-{
-    bhost_event *ev;
-    cudaError_t e;
-    bhost_status st = bh_cu_check_dev(dev, "event_create");
-
-    if (st == BHOST_OK)
-        st = bh_cu_use(dev);
-    if (st == BHOST_OK && out == NULL)
-        st = bh_cu_fail(dev->h, BHOST_E_INVALID, "event_create: NULL out");
-    if (st != BHOST_OK)
-        return st;
-    ev = calloc(1, sizeof(*ev));
-    if (ev == NULL)
-        return bh_cu_fail(dev->h, BHOST_E_NOMEM, "event_create: out of memory");
-    e = bh_cu.EventCreate(&ev->ev);
-    if (e != cudaSuccess) {
-        free(ev);
-        return bh_cu_err(dev->h, e, "cudaEventCreate");
-    }
-    ev->magic = BH_CU_EVENT_MAGIC;
-    ev->dev = dev;
-    *out = ev;
-    return BHOST_OK;
-}
-
-/* [instance] */
-void BHOST_ABI bh_cu_event_destroy(bhost_dev *dev, bhost_event *e)
-{
-    if (e == NULL || e->magic != BH_CU_EVENT_MAGIC || e->dev != dev ||
-        bh_cu_use(dev) != BHOST_OK)
-        return;
-    bh_cu.EventDestroy(e->ev);
-    e->magic = 0;
-    free(e);
 }
 
 /* Launches the clock probe writing probe[slot], probe[slot + 1] from SM
@@ -120,7 +98,7 @@ static bhost_status probe(bhost_dev *dev, cudaStream_t s, int slot)
     dim3 grid = {2 * (dev->sms > 0 ? dev->sms : 1), 1, 1};
     dim3 one = {1, 1, 1};
 
-    return bh_cu_launch(dev, bh_cu_function(dev->h, "bh_clock_probe"), grid,
+    return bh_cu_launch_fn(dev, bh_cu_function(dev->h, "bh_clock_probe"), grid,
                         one, args, s, "clock probe");
 }
 
@@ -132,19 +110,10 @@ bhost_status BHOST_ABI bh_cu_event_record(bhost_dev *dev, bhost_stream *s,
     bhost_stream *t;
     cudaError_t err;
     int start;
-    bhost_status st = bh_cu_check_dev(dev, "event_record");
+    bhost_status st = bh_gpu_event_target(dev, s, e, &t);
 
-    if (st == BHOST_OK)
-        st = bh_cu_use(dev);
-    if (st == BHOST_OK &&
-        (e == NULL || e->magic != BH_CU_EVENT_MAGIC || e->dev != dev))
-        st = bh_cu_fail(dev->h, BHOST_E_INVALID,
-                        "event_record: not an event of this device");
     if (st != BHOST_OK)
         return st;
-    t = bh_cu_stream_of(dev, s, "event_record");
-    if (t == NULL)
-        return BHOST_E_INVALID;
     start = !dev->open_pair;
     if (start && dev->flush != NULL) {
         err = bh_cu.MemsetAsync(dev->flush, (int)(dev->samples & 0xff),
@@ -157,14 +126,13 @@ bhost_status BHOST_ABI bh_cu_event_record(bhost_dev *dev, bhost_stream *s,
                            t->s) != cudaSuccess ||
          probe(dev, t->s, 0) != BHOST_OK)) {
         bh_cu.GetLastError();
-        bh_cu_log(dev->h, BHOST_LOG_WARN, "clock probe failed: throttle "
-                                          "detection off for this device");
+        bh_gpu_log(dev->h, BHOST_LOG_WARN, "clock probe failed: throttle "
+                                           "detection off for this device");
         dev->threshold = 0;
     }
-    err = bh_cu.EventRecord(e->ev, t->s);
-    if (err != cudaSuccess)
-        return bh_cu_err(dev->h, err, "cudaEventRecord");
-    e->recorded = 1;
+    st = bh_gpu_event_put(dev, t, e);
+    if (st != BHOST_OK)
+        return st;
     e->starts_pair = (uint32_t)start;
     e->probed = 0;
     if (!start && dev->threshold > 0) {
@@ -196,7 +164,7 @@ static void check_clock(bhost_dev *dev)
         dev->min_mhz = mhz;
     if (mhz < dev->threshold * dev->default_mhz) {
         if (dev->throttled++ == 0)
-            bh_cu_log(dev->h, BHOST_LOG_WARN,
+            bh_gpu_log(dev->h, BHOST_LOG_WARN,
                       "sample ran at %.0f MHz, below %.0f%% of the default SM "
                       "clock %.0f MHz (throttled)",
                       mhz, 100 * dev->threshold, dev->default_mhz);
@@ -207,33 +175,20 @@ static void check_clock(bhost_dev *dev)
                                 BHOST_HIGHER_IS_BETTER, dev->min_mhz);
 }
 
-/* *ns from cudaEventElapsedTime (ms as float: about 0.5 us resolution).
- * [instance] */
+/* *ns from cudaEventElapsedTime (ms as float: about 0.5 us resolution);
+ * a pair bracketed by clock probes is checked for throttling. [instance] */
 bhost_status BHOST_ABI bh_cu_event_elapsed_ns(bhost_dev *dev,
                                               const bhost_event *start,
                                               const bhost_event *end,
                                               uint64_t *ns)
 {
-    float ms = 0;
-    cudaError_t e;
-    bhost_status st = bh_cu_check_dev(dev, "event_elapsed_ns");
+    bhost_status st = bh_gpu_event_pair(dev, start, end, ns);
 
-    if (st == BHOST_OK)
-        st = bh_cu_use(dev);
     if (st != BHOST_OK)
         return st;
-    if (start == NULL || end == NULL || start->magic != BH_CU_EVENT_MAGIC ||
-        end->magic != BH_CU_EVENT_MAGIC || start->dev != dev ||
-        end->dev != dev || ns == NULL || !start->recorded || !end->recorded)
-        return bh_cu_fail(dev->h, BHOST_E_INVALID,
-                          "event_elapsed_ns: events of another device or "
-                          "never recorded");
     dev->open_pair = 0;
-    e = bh_cu.EventElapsedTime(&ms, start->ev, end->ev);
-    if (e != cudaSuccess)
-        return bh_cu_err(dev->h, e, "cudaEventElapsedTime");
-    if (end->probed && start->starts_pair)
+    st = bh_gpu_event_ns(dev, start, end, ns);
+    if (st == BHOST_OK && end->probed && start->starts_pair)
         check_clock(dev);
-    *ns = ms > 0 ? (uint64_t)llround((double)ms * 1e6) : 0;
-    return BHOST_OK;
+    return st;
 }

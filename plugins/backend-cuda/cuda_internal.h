@@ -10,9 +10,11 @@
  * so a machine without a driver is "0 devices" with the runtime's reason.
  *
  * A device is a CUDA device index; open() makes it current and creates a
- * non-blocking stream as the default stream (cuda_device.c). Events are
- * CUDA events; an optional L2 flush before each timed sample and
- * SM-clock throttle detection follow nvbench (cuda_events.c).
+ * non-blocking stream as the default stream. The entry, devices, memory,
+ * streams, event handles and axpy/reduce are the C this backend shares
+ * with backend-hip (plugins/common/bh_gpu_rt.h, under the names below).
+ * Events are CUDA events; an optional L2 flush before each timed sample
+ * and SM-clock throttle detection follow nvbench (cuda_events.c).
  */
 #ifndef BH_BACKEND_CUDA_INTERNAL_H
 #define BH_BACKEND_CUDA_INTERNAL_H
@@ -20,8 +22,6 @@
 #include <cuda_runtime_api.h>
 
 #include <bhost/plugin.h>
-
-#include <bhost/backend_helper.h>
 
 /* The runtime functions used, resolved by their exported names. */
 typedef struct bh_cudart {
@@ -82,32 +82,31 @@ typedef struct bh_cublas {
 
 extern bh_cudart bh_cu;
 
-#define BH_CU_DEV_MAGIC 0x43554444u    /* "CUDD" */
-#define BH_CU_BUF_MAGIC 0x43554442u    /* "CUDB" */
-#define BH_CU_STREAM_MAGIC 0x43554453u /* "CUDS" */
-#define BH_CU_EVENT_MAGIC 0x43554445u  /* "CUDE" */
-#define BH_CU_MAX_DEVICES 64u
-#define BH_CU_REDUCE_GROUPS 1024u
+/* The names the shared GPU code (plugins/common/bh_gpu_rt.h) uses. */
+#define BH_GPU(name) bh_cu_##name
+#define bh_gpu_rt bh_cu
+typedef cudaError_t bh_gpu_error;
+typedef cudaStream_t bh_gpu_stream_t;
+#define BH_GPU_SUCCESS cudaSuccess
+#define BH_GPU_E_NOMEM cudaErrorMemoryAllocation
+#define BH_GPU_API "cuda"
+#define BH_GPU_HOST_ALLOC_NAME "cudaHostAlloc"
+#define BH_GPU_HOST_PORTABLE cudaHostAllocPortable
+#define BH_GPU_HOST_MAPPED cudaHostAllocMapped
+#define BH_GPU_MEMCPY_DEFAULT cudaMemcpyDefault
+#define BH_GPU_STREAM_NON_BLOCKING cudaStreamNonBlocking
+#define BH_GPU_DEV_MAGIC 0x43554444u    /* "CUDD" */
+#define BH_GPU_BUF_MAGIC 0x43554442u    /* "CUDB" */
+#define BH_GPU_STREAM_MAGIC 0x43554453u /* "CUDS" */
+#define BH_GPU_EVENT_MAGIC 0x43554445u  /* "CUDE" */
+#define BH_GPU_ID "cuda"
+#define BH_GPU_NAME "backend-cuda"
+#define BH_GPU_PLUGIN_ID "org.bhost.backend-cuda"
+#define BH_GPU_SUMMARY                                                         \
+    "CUDA backend: cudart and cuBLAS loaded lazily, CUDA events (optional "    \
+    "L2 flush, throttle detection), pinned memory, nvcc-built kernels"
 
-enum { BH_CU_K_AXPY = 0, BH_CU_K_REDUCE = 1, BH_CU_K_GEMM = 2, BH_CU_KERNELS = 3 };
-
-struct bhost_dev;
-
-struct bhost_buf {
-    uint32_t magic;
-    uint32_t flags;
-    struct bhost_dev *dev;
-    uint64_t size;
-    void *ptr; /* device pointer, or host pointer for PINNED/HOST_VISIBLE */
-};
-
-struct bhost_stream {
-    uint32_t magic;
-    uint32_t reserved;
-    struct bhost_dev *dev;
-    cudaStream_t s;
-    void *scratch; /* reduce partials */
-};
+#include "bh_gpu_rt.h"
 
 struct bhost_event {
     uint32_t magic;
@@ -138,79 +137,12 @@ struct bhost_dev {
     bhost_build_stats stats;
 };
 
-/* ---- backend_cuda.c ------------------------------------------------------ */
-
-/* This backend for the shared code (bhost/backend_helper.h): messages
- * start "backend-cuda: ", handles are checked against its magics. */
-extern bh_be bh_cu_be;
-#define bh_cu_fail(h, st, ...) bh_be_fail(&bh_cu_be, h, st, __VA_ARGS__)
-#define bh_cu_log(h, level, ...) bh_be_log(&bh_cu_be, h, level, __VA_ARGS__)
-#define bh_cu_check_dev(dev, op) bh_be_check_dev(&bh_cu_be, dev, op)
-#define bh_cu_check_range(dev, buf, off, n, op, what)                          \
-    bh_be_check_range(&bh_cu_be, dev, buf, off, n, op, what)
-
-/* s, or dev->def for NULL; NULL after set_error for a foreign stream. */
-static inline bhost_stream *bh_cu_stream_of(bhost_dev *dev, bhost_stream *s,
-                                            const char *op)
-{
-    return bh_be_stream_of(&bh_cu_be, dev, dev->def, s, op);
-}
-
-/* Status for a runtime error, after set_error(h) naming call, the error's
- * name and text. cudaErrorMemoryAllocation gives BHOST_E_NOMEM. */
-bhost_status bh_cu_err(bhost_host *h, cudaError_t e, const char *call);
-/* Makes dev current (cudaSetDevice). */
-bhost_status bh_cu_use(bhost_dev *dev);
-
 /* ---- cuda_loader.c ------------------------------------------------------- */
 
-/* Loads the runtime and counts devices; the reason for 0 devices in
- * bh_cu_load_error(). Idempotent. [main] */
-bhost_status bh_cu_load(void);
-const char *bh_cu_load_error(void);
-uint32_t bh_cu_count(void);
+/* The runtime's version (cudaRuntimeGetVersion) once loaded. [main] */
 int bh_cu_runtime_version(void);
-void bh_cu_describe(uint32_t index, bhost_device_info *info);
 /* libcublas, loaded on first use; NULL when absent (reason logged). */
 const bh_cublas *bh_cu_cublas(bhost_host *h);
-
-/* ---- cuda_device.c (table entries) --------------------------------------- */
-
-bhost_status BHOST_ABI bh_cu_open(uint32_t index, bhost_host *h,
-                                  bhost_dev **out);
-void BHOST_ABI bh_cu_close(bhost_dev *dev);
-bhost_status BHOST_ABI bh_cu_alloc(bhost_dev *dev, uint64_t bytes,
-                                   uint32_t flags, bhost_buf **out);
-void BHOST_ABI bh_cu_free(bhost_dev *dev, bhost_buf *buf);
-void *BHOST_ABI bh_cu_map(bhost_dev *dev, bhost_buf *buf);
-bhost_status BHOST_ABI bh_cu_copy_h2d(bhost_dev *dev, bhost_stream *s,
-                                      bhost_buf *dst, uint64_t dst_off,
-                                      const void *src, uint64_t n);
-bhost_status BHOST_ABI bh_cu_copy_d2h(bhost_dev *dev, bhost_stream *s,
-                                      void *dst, const bhost_buf *src,
-                                      uint64_t src_off, uint64_t n);
-bhost_status BHOST_ABI bh_cu_copy_d2d(bhost_dev *dev, bhost_stream *s,
-                                      bhost_buf *dst, uint64_t dst_off,
-                                      const bhost_buf *src, uint64_t src_off,
-                                      uint64_t n);
-bhost_status BHOST_ABI bh_cu_stream_create(bhost_dev *dev, bhost_stream **out);
-void BHOST_ABI bh_cu_stream_destroy(bhost_dev *dev, bhost_stream *s);
-bhost_status BHOST_ABI bh_cu_stream_sync(bhost_dev *dev, bhost_stream *s);
-bhost_status BHOST_ABI bh_cu_device_sync(bhost_dev *dev);
-
-/* ---- cuda_events.c ------------------------------------------------------- */
-
-/* Reads BHOST_CUDA_L2_FLUSH and BHOST_CUDA_THROTTLE for dev (open). */
-bhost_status bh_cu_timing_init(bhost_dev *dev);
-void bh_cu_timing_release(bhost_dev *dev);
-bhost_status BHOST_ABI bh_cu_event_create(bhost_dev *dev, bhost_event **out);
-void BHOST_ABI bh_cu_event_destroy(bhost_dev *dev, bhost_event *e);
-bhost_status BHOST_ABI bh_cu_event_record(bhost_dev *dev, bhost_stream *s,
-                                          bhost_event *e);
-bhost_status BHOST_ABI bh_cu_event_elapsed_ns(bhost_dev *dev,
-                                              const bhost_event *start,
-                                              const bhost_event *end,
-                                              uint64_t *ns);
 
 /* ---- cuda_kernels.c ------------------------------------------------------ */
 
@@ -218,11 +150,9 @@ bhost_status BHOST_ABI bh_cu_event_elapsed_ns(bhost_dev *dev,
  * embedded fatbin, loaded once per process; NULL when unavailable (the
  * reason is logged once). */
 const void *bh_cu_function(bhost_host *h, const char *name);
-/* Launches fn with args on s. */
-bhost_status bh_cu_launch(bhost_dev *dev, const void *fn, dim3 grid,
-                          dim3 block, void **args, cudaStream_t s,
-                          const char *op);
-/* The kernel or extension table for id, or NULL. [instance] */
-const void *bh_cu_kernel(bhost_dev *dev, const char *id);
+/* Launches fn with args on s; BHOST_E_UNSUPPORTED for a NULL fn. */
+bhost_status bh_cu_launch_fn(bhost_dev *dev, const void *fn, dim3 grid,
+                             dim3 block, void **args, cudaStream_t s,
+                             const char *op);
 
 #endif /* BH_BACKEND_CUDA_INTERNAL_H */

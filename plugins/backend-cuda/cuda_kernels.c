@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * cuda_kernels.c -- the kernel tables of the CUDA backend: gemm through
- * cuBLAS (sgemm, dgemm; bf16/f16 inputs with f32 output and compute via
- * cublasGemmEx), or the fatbin's tiled kernel when cuBLAS is missing;
- * axpy and reduce from the fatbin (kernels.cu, loaded once per process
- * with cudaLibraryLoadData); the build_stats and device_index
- * extensions.
+ * cuda_kernels.c -- the CUDA backend's kernels: gemm through cuBLAS
+ * (sgemm, dgemm; bf16/f16 inputs with f32 output and compute via
+ * cublasGemmEx), or the fatbin's tiled kernel when cuBLAS is missing; the
+ * fatbin (kernels.cu, loaded once per process with cudaLibraryLoadData)
+ * and its launches, which the shared axpy and reduce use
+ * (plugins/common/bh_gpu_kernels.c); the build_stats extension.
  */
 #include "cuda_internal.h"
 
@@ -42,7 +42,7 @@ static cudaLibrary_t load_library(bhost_host *h, double *ns)
     cudaError_t e;
 
     if (bh_cu.LibraryLoadData == NULL) {
-        bh_cu_log(h, BHOST_LOG_WARN, "runtime older than CUDA 12.0 (no "
+        bh_gpu_log(h, BHOST_LOG_WARN, "runtime older than CUDA 12.0 (no "
                                      "cudaLibraryLoadData): own kernels "
                                      "unavailable");
         return NULL;
@@ -50,7 +50,7 @@ static cudaLibrary_t load_library(bhost_host *h, double *ns)
     e = bh_cu.LibraryLoadData(&lib, bh_cu_fatbin, NULL, NULL, 0, NULL, NULL, 0);
     *ns = (double)(bh_be_now_ns() - t0);
     if (e != cudaSuccess) {
-        bh_cu_log(h, BHOST_LOG_WARN,
+        bh_gpu_log(h, BHOST_LOG_WARN,
                   "cudaLibraryLoadData of the kernels fatbin: %s: %s "
                   "(rebuild with -Dnv_gencode covering this GPU)",
                   bh_cu.GetErrorName(e), bh_cu.GetErrorString(e));
@@ -77,25 +77,34 @@ const void *bh_cu_function(bhost_host *h, const char *name)
     return (const void *)k; /* cudaLaunchKernel takes a cudaKernel_t */
 }
 
-bhost_status bh_cu_launch(bhost_dev *dev, const void *fn, dim3 grid,
-                          dim3 block, void **args, cudaStream_t s,
-                          const char *op)
+bhost_status bh_cu_launch_fn(bhost_dev *dev, const void *fn, dim3 grid,
+                             dim3 block, void **args, cudaStream_t s,
+                             const char *op)
 {
     cudaError_t e;
 
     if (fn == NULL)
-        return bh_cu_fail(dev->h, BHOST_E_UNSUPPORTED,
-                          "%s: kernel not available (see the log)", op);
+        return bh_gpu_fail(dev->h, BHOST_E_UNSUPPORTED,
+                           "%s: kernel not available (see the log)", op);
     e = bh_cu.LaunchKernel(fn, grid, block, args, 0, s);
     return e == cudaSuccess ? BHOST_OK : bh_cu_err(dev->h, e, "cudaLaunchKernel");
 }
 
-/* Common checks; the stream in *t. */
-static bhost_status check_call(bhost_dev *dev, bhost_stream *s,
-                               const void *args, const char *op,
-                               bhost_stream **t)
+bhost_status bh_cu_launch(bhost_dev *dev, bh_gpu_fn fn, unsigned gx,
+                          unsigned gy, unsigned bx, unsigned by, void **args,
+                          cudaStream_t s, const char *op)
 {
-    bhost_status st = bh_cu_check_dev(dev, op);
+    dim3 grid = {gx, gy, 1};
+    dim3 block = {bx, by, 1};
+
+    return bh_cu_launch_fn(dev, bh_cu_function(dev->h, bh_gpu_fn_names[fn]),
+                           grid, block, args, s, op);
+}
+
+bhost_status bh_cu_check_call(bhost_dev *dev, bhost_stream *s, const void *args,
+                              const char *op, bhost_stream **t)
+{
+    bhost_status st = bh_gpu_check_dev(dev, op);
 
     if (st == BHOST_OK)
         st = bh_cu_use(dev);
@@ -104,92 +113,19 @@ static bhost_status check_call(bhost_dev *dev, bhost_stream *s,
     return st;
 }
 
-/* y = alpha x + y (F32, F64). [instance] */
-static bhost_status BHOST_ABI axpy_run(bhost_dev *dev, bhost_stream *s,
-                                       const bhost_axpy_args *a)
-{
-    bhost_stream *t;
-    bh_gpu_axpy_pack p;
-    uint64_t es;
-    int f64;
-    bhost_status st = check_call(dev, s, a, "axpy", &t);
-
-    if (st != BHOST_OK)
-        return st;
-    es = bh_gpu_elem(a->type, &f64);
-    st = bh_be_check_axpy(&bh_cu_be, dev, a, es, " (F32, F64)");
-    if (st != BHOST_OK || a->n == 0)
-        return st;
-    bh_gpu_axpy_pack_init(&p, a, f64);
-    {
-        dim3 grid = {p.blocks, 1, 1};
-        dim3 block = {BH_GPU_BLOCK, 1, 1};
-
-        return bh_cu_launch(dev, bh_cu_function(dev->h, f64 ? "bh_axpy_f64" : "bh_axpy_f32"),
-                            grid, block, p.args, t->s, "axpy");
-    }
-}
-
-/* result[0] = sum/min/max: partials per block, then one block. */
-static bhost_status BHOST_ABI reduce_run(bhost_dev *dev, bhost_stream *s,
-                                         const bhost_reduce_args *a)
-{
-    bhost_stream *t;
-    unsigned long long n;
-    unsigned op;
-    uint64_t es, groups;
-    const void *fn;
-    int f64;
-    dim3 block = {256, 1, 1};
-    bhost_status st = check_call(dev, s, a, "reduce", &t);
-
-    if (st != BHOST_OK)
-        return st;
-    es = bh_gpu_elem(a->type, &f64);
-    st = bh_be_check_reduce(&bh_cu_be, dev, a, es, " (F32, F64)");
-    if (st != BHOST_OK)
-        return st;
-    fn = bh_cu_function(dev->h, f64 ? "bh_reduce_f64" : "bh_reduce_f32");
-    groups = bh_gpu_reduce_groups(a->n, BH_CU_REDUCE_GROUPS);
-    if (groups > 1 && t->scratch == NULL) {
-        cudaError_t e = bh_cu.Malloc(&t->scratch, 8 * BH_CU_REDUCE_GROUPS);
-
-        if (e != cudaSuccess)
-            return bh_cu_err(dev->h, e, "cudaMalloc (reduce partials)");
-    }
-    n = a->n;
-    op = (unsigned)a->op;
-    {
-        void *out = groups > 1 ? t->scratch : a->result->ptr;
-        void *args[4] = {&n, &op, (void *)&a->x->ptr, &out};
-        dim3 grid = {(unsigned)groups, 1, 1};
-
-        st = bh_cu_launch(dev, fn, grid, block, args, t->s, "reduce");
-        if (st != BHOST_OK || groups <= 1)
-            return st;
-        n = groups;
-        args[2] = &t->scratch;
-        out = a->result->ptr;
-        grid.x = 1;
-        return bh_cu_launch(dev, fn, grid, block, args, t->s, "reduce");
-    }
-}
-
 /* The fatbin's tiled gemm (no cuBLAS): F32/F64 only. */
 static bhost_status own_gemm(bhost_dev *dev, bhost_stream *t,
                              const bhost_gemm_args *g, int f64)
 {
     bh_gpu_gemm_pack p;
-    dim3 grid, block = {16, 16, 1};
 
     bh_gpu_gemm_pack_init(&p, g, f64);
-    grid = (dim3){p.grid_x, p.grid_y, 1};
-    return bh_cu_launch(dev, bh_cu_function(dev->h, f64 ? "bh_gemm_f64" : "bh_gemm_f32"), grid,
-                        block, p.args, t->s, "gemm");
+    return bh_cu_launch(dev, f64 ? BH_GPU_GEMM_F64 : BH_GPU_GEMM_F32, p.grid_x,
+                        p.grid_y, 16, 16, p.args, t->s, "gemm");
 }
 
 /* C = alpha op(A) op(B) + beta C. [instance] */
-static bhost_status BHOST_ABI gemm_run(bhost_dev *dev, bhost_stream *s,
+bhost_status BHOST_ABI bh_cu_gemm_run(bhost_dev *dev, bhost_stream *s,
                                        const bhost_gemm_args *g)
 {
     bhost_stream *t;
@@ -197,7 +133,7 @@ static bhost_status BHOST_ABI gemm_run(bhost_dev *dev, bhost_stream *s,
     int f64, half;
     uint64_t es, ein;
     bh_cublas_status r;
-    bhost_status st = check_call(dev, s, g, "gemm", &t);
+    bhost_status st = bh_cu_check_call(dev, s, g, "gemm", &t);
 
     if (st != BHOST_OK)
         return st;
@@ -209,14 +145,14 @@ static bhost_status BHOST_ABI gemm_run(bhost_dev *dev, bhost_stream *s,
     if (!BHOST_HAS(bhost_gemm_args, g, c) || g->reserved != 0 || es == 0 ||
         (!half && (g->a_type != g->c_type || g->b_type != g->c_type ||
                    g->compute_type != g->c_type)))
-        return bh_cu_fail(dev->h, BHOST_E_UNSUPPORTED,
+        return bh_gpu_fail(dev->h, BHOST_E_UNSUPPORTED,
                           "gemm: dtypes a=%" PRId32 " c=%" PRId32
                           " unsupported (all F32, all F64, BF16/F16 -> F32)",
                           g->a_type, g->c_type);
     if (g->trans_a > 1 || g->trans_b > 1 || g->m > INT_MAX || g->n > INT_MAX ||
         g->k > INT_MAX || g->lda > INT_MAX || g->ldb > INT_MAX ||
         g->ldc > INT_MAX)
-        return bh_cu_fail(dev->h, BHOST_E_INVALID,
+        return bh_gpu_fail(dev->h, BHOST_E_INVALID,
                           "gemm: trans flags or dimensions out of range");
     st = bh_be_check_gemm_spans(&bh_cu_be, dev, g, ein, es);
     if (st != BHOST_OK || g->m == 0 || g->n == 0)
@@ -224,12 +160,12 @@ static bhost_status BHOST_ABI gemm_run(bhost_dev *dev, bhost_stream *s,
     blas = bh_cu_cublas(dev->h);
     if (blas == NULL) {
         if (half)
-            return bh_cu_fail(dev->h, BHOST_E_UNSUPPORTED,
+            return bh_gpu_fail(dev->h, BHOST_E_UNSUPPORTED,
                               "gemm: bf16/f16 needs cuBLAS");
         return own_gemm(dev, t, g, f64);
     }
     if (dev->cublas == NULL && blas->Create(&dev->cublas) != 0)
-        return bh_cu_fail(dev->h, BHOST_E_DEVICE, "gemm: cublasCreate failed");
+        return bh_gpu_fail(dev->h, BHOST_E_DEVICE, "gemm: cublasCreate failed");
     blas->SetStream(dev->cublas, t->s);
     if (half) {
         float al = (float)g->alpha, be = (float)g->beta;
@@ -255,19 +191,19 @@ static bhost_status BHOST_ABI gemm_run(bhost_dev *dev, bhost_stream *s,
                         (int)g->ldb, &be, g->c->ptr, (int)g->ldc);
     }
     return r == 0 ? BHOST_OK
-                  : bh_cu_fail(dev->h, BHOST_E_DEVICE,
+                  : bh_gpu_fail(dev->h, BHOST_E_DEVICE,
                                "gemm: cuBLAS status %d", r);
 }
 
 /* build_stats.build: the fatbin loaded into a new library (modules are
  * not compiled at run time unless PTX must be JIT-compiled; the driver's
  * JIT cache then applies to CACHED and is bypassed by nothing here). */
-static bhost_status BHOST_ABI build(bhost_dev *dev, uint32_t mode,
+bhost_status BHOST_ABI bh_cu_build(bhost_dev *dev, uint32_t mode,
                                     bhost_build_stats *out)
 {
     bhost_build_stats st_local;
     cudaLibrary_t lib;
-    bhost_status st = bh_cu_check_dev(dev, "build_stats");
+    bhost_status st = bh_gpu_check_dev(dev, "build_stats");
 
     if (st == BHOST_OK)
         st = bh_cu_use(dev);
@@ -278,7 +214,7 @@ static bhost_status BHOST_ABI build(bhost_dev *dev, uint32_t mode,
     memset(&st_local, 0, sizeof(st_local));
     lib = load_library(dev->h, &st_local.build_ns);
     if (lib == NULL)
-        return bh_cu_fail(dev->h, BHOST_E_UNSUPPORTED,
+        return bh_gpu_fail(dev->h, BHOST_E_UNSUPPORTED,
                           "build_stats: the kernels fatbin does not load here");
     bh_cu.LibraryUnload(lib);
     st_local.programs = 1;
@@ -289,7 +225,7 @@ static bhost_status BHOST_ABI build(bhost_dev *dev, uint32_t mode,
 }
 
 /* build_stats.last: the process's one load of the fatbin. */
-static bhost_status BHOST_ABI last(bhost_dev *dev, bhost_build_stats *out)
+bhost_status BHOST_ABI bh_cu_last(bhost_dev *dev, bhost_build_stats *out)
 {
     bhost_build_stats st_local;
     bhost_status st = bh_be_check_stats(&bh_cu_be, dev, out, BHOST_BUILD_COLD);
@@ -304,32 +240,13 @@ static bhost_status BHOST_ABI last(bhost_dev *dev, bhost_build_stats *out)
     return BHOST_OK;
 }
 
-static uint32_t BHOST_ABI index_of(bhost_dev *dev)
-{
-    return bh_cu_check_dev(dev, "device_index") == BHOST_OK ? dev->index : 0;
-}
-
-static const bhost_kernel_gemm gemm_table = {sizeof(bhost_kernel_gemm), 0,
-                                             gemm_run};
-static const bhost_kernel_axpy axpy_table = {sizeof(bhost_kernel_axpy), 0,
-                                             axpy_run};
-static const bhost_kernel_reduce reduce_table = {sizeof(bhost_kernel_reduce), 0,
-                                                 reduce_run};
-static const bhost_ext_build_stats build_table = {
-    sizeof(bhost_ext_build_stats), 0, build, last};
-static const bhost_ext_device_index index_table = {
-    sizeof(bhost_ext_device_index), 0, index_of};
-
-static const bh_be_tables tables = {&gemm_table, &axpy_table, &reduce_table,
-                                    &build_table, &index_table};
-
 const void *bh_cu_kernel(bhost_dev *dev, const char *id)
 {
     int have = bh_cu_function(dev->h, "bh_axpy_f32") != NULL;
     int kernel;
-    const void *t = bh_be_find_table(&tables, id, &kernel);
+    const void *t = bh_be_find_table(&bh_cu_tables, id, &kernel);
 
-    if (t == &gemm_table)
+    if (t == bh_cu_tables.gemm)
         return have || bh_cu_cublas(dev->h) != NULL ? t : NULL;
     return !kernel || have ? t : NULL;
 }

@@ -128,7 +128,7 @@ bhost_status bh_cu_load(void)
         return L.st = stop("cudaGetDeviceCount: 0 devices [%s, driver "
                            "%d.%d]", L.lib_name, L.driver / 1000,
                            L.driver % 1000 / 10);
-    L.count = (uint32_t)n > BH_CU_MAX_DEVICES ? BH_CU_MAX_DEVICES : (uint32_t)n;
+    L.count = (uint32_t)n > BH_GPU_MAX_DEVICES ? BH_GPU_MAX_DEVICES : (uint32_t)n;
     L.st = BHOST_OK;
     return BHOST_OK;
 }
@@ -218,7 +218,7 @@ const bh_cublas *bh_cu_cublas(bhost_host *h)
         L.blas_lib = NULL;
     }
     if (L.blas_lib == NULL)
-        bh_cu_log(h, BHOST_LOG_WARN,
+        bh_gpu_log(h, BHOST_LOG_WARN,
                   "cuBLAS unavailable (%s): gemm uses the backend's own "
                   "kernel, f32/f64 only", err);
     return L.blas_lib != NULL ? &L.blas : NULL;

@@ -53,8 +53,8 @@ static const char *resolve(void)
     REQ(DeviceTotalMem, "hipDeviceTotalMem")
     REQ(Malloc, "hipMalloc")
     REQ(Free, "hipFree")
-    REQ(HostMalloc, "hipHostMalloc")
-    REQ(HostFree, "hipHostFree")
+    REQ(HostAlloc, "hipHostMalloc")
+    REQ(FreeHost, "hipHostFree")
     REQ(MemcpyAsync, "hipMemcpyAsync")
     REQ(StreamCreateWithFlags, "hipStreamCreateWithFlags")
     REQ(StreamDestroy, "hipStreamDestroy")
@@ -102,7 +102,7 @@ bhost_status bh_hip_load(void)
                            bh_hip.GetErrorName(e), (int)e,
                            bh_hip.GetErrorString(e), L.lib_name, L.runtime);
     }
-    L.count = (uint32_t)n > BH_HIP_MAX_DEVICES ? BH_HIP_MAX_DEVICES : (uint32_t)n;
+    L.count = (uint32_t)n > BH_GPU_MAX_DEVICES ? BH_GPU_MAX_DEVICES : (uint32_t)n;
     L.st = BHOST_OK;
     return BHOST_OK;
 }
