@@ -82,7 +82,7 @@ static cJSON *run_json(const bh_run *r)
     static const char *const copy_keys[] = {
         "timing", "iters_per_sample", "warmup_samples", "timer_resolution_ns",
         "timer_overhead_ns", "budget_exhausted", "peak_rss_kb", "alloc",
-        "metrics", "flops_per_iter", "bytes_per_iter", "items_per_iter"};
+        "metrics", "flops_per_iter", "bytes_per_iter", "items_per_iter", "work_profile"};
 
     cJSON_AddNumberToObject(o, "index", r->index);
     cJSON_AddStringToObject(o, "status", bh_status_name(r->status));
@@ -105,6 +105,28 @@ static cJSON *run_json(const bh_run *r)
     if (r->log_truncated)
         cJSON_AddBoolToObject(o, "log_truncated", 1);
     return o;
+}
+
+/* The first ok run's result message, or NULL. */
+static const cJSON *first_ok(const bh_case *c)
+{
+    for (uint32_t r = 0; r < c->n_runs; r++)
+        if (c->runs[r].status == BH_ST_OK && c->runs[r].result)
+            return c->runs[r].result;
+    return NULL;
+}
+
+/* The work profile and the ceiling flag of the first ok run (the same in
+ * every run of a case: they come from its parameters). */
+static void add_profile(cJSON *o, const bh_case *c)
+{
+    const cJSON *res = first_ok(c);
+    const cJSON *p = res ? cJSON_GetObjectItemCaseSensitive(res, "work_profile") : NULL;
+
+    if (cJSON_IsObject(p))
+        cJSON_AddItemToObject(o, "work_profile", cJSON_Duplicate(p, 1));
+    if (res && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(res, "ceiling")))
+        cJSON_AddTrueToObject(o, "ceiling");
 }
 
 /* The first ok run's value of a work-per-iteration key, or NaN. */
@@ -179,6 +201,10 @@ static void add_metrics(cJSON *o, const bh_case *c)
                                         bh_json_str(m, "unit", ""));
                 cJSON_AddStringToObject(slot, "direction",
                                         bh_json_str(m, "direction", "lower"));
+                if (bh_json_str(m, "kind", NULL))
+                    cJSON_AddStringToObject(slot, "kind", bh_json_str(m, "kind", ""));
+                if (isfinite(bh_json_num(m, "limit", NAN)))
+                    cJSON_AddNumberToObject(slot, "limit", bh_json_num(m, "limit", 0));
                 cJSON_AddArrayToObject(slot, "values");
             }
             cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(slot,
@@ -235,6 +261,7 @@ cJSON *bh_result_case(const bh_case *c)
     }
     add_memory(o, c);
     add_metrics(o, c);
+    add_profile(o, c);
     cJSON_AddNullToObject(o, "verdict");
     return o;
 }

@@ -11,6 +11,7 @@
 #include "ipc.h"
 #include "loader.h"
 #include "rules.h"
+#include "work_profile.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -169,7 +170,8 @@ static int verify_step(cycle *c, const char *stage)
     return step(c, stage, c->d->verify(c->inst));
 }
 
-/* The work-per-iteration getters must pass bh_rules_work, as in `run`. */
+/* The work-per-iteration getters must pass bh_rules_work and the work
+ * profile bh_work_profile_get's checks, as in `run`. */
 static int check_work(cycle *c)
 {
     struct {
@@ -188,6 +190,16 @@ static int check_work(cycle *c)
             bh_check_report(c->fd, c->id, "FAIL", "invalid: %s", why);
             return -1;
         }
+    }
+    if (BHOST_HAS(bhost_bench_desc, c->d, work_profile) && c->d->work_profile) {
+        cJSON *profile = NULL;
+
+        bh_check_stage(c->fd, "work_profile");
+        if (bh_work_profile_get(c->d, c->inst, &profile, why, sizeof(why)) != 0) {
+            bh_check_report(c->fd, c->id, "FAIL", "invalid: %s", why);
+            return -1;
+        }
+        cJSON_Delete(profile);
     }
     return 0;
 }

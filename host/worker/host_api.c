@@ -269,14 +269,22 @@ static int metric_index(const bhost_host *h, const char *name)
 
 /* The reason report_metric refuses its arguments (under lock), or NULL. */
 static const char *metric_refusal(const bhost_host *h, const char *name,
-                                  const char *unit, bhost_direction direction,
-                                  double value)
+                                  const char *unit, bhost_metric_kind kind,
+                                  bhost_direction direction, double value,
+                                  double limit)
 {
     if (!valid_metric_name(name))
         return "the name is not [a-z0-9_.]+ of at most 64 bytes";
-    if (direction != BHOST_LOWER_IS_BETTER &&
+    if (kind != BHOST_METRIC_PERFORMANCE && kind != BHOST_METRIC_INFORMATIONAL &&
+        kind != BHOST_METRIC_CORRECTNESS)
+        return "the kind is not PERFORMANCE, INFORMATIONAL or CORRECTNESS";
+    if (kind != BHOST_METRIC_INFORMATIONAL && direction != BHOST_LOWER_IS_BETTER &&
         direction != BHOST_HIGHER_IS_BETTER)
         return "the direction is neither LOWER nor HIGHER_IS_BETTER";
+    if (kind == BHOST_METRIC_CORRECTNESS && direction != BHOST_LOWER_IS_BETTER)
+        return "a CORRECTNESS metric is an error: its direction must be LOWER_IS_BETTER";
+    if (kind == BHOST_METRIC_CORRECTNESS && !(isfinite(limit) && limit >= 0))
+        return "a CORRECTNESS metric needs a finite limit >= 0";
     if (!isfinite(value))
         return "the value is not finite (NaN or infinity)";
     if (!valid_unit(unit))
@@ -289,12 +297,14 @@ static const char *metric_refusal(const bhost_host *h, const char *name,
     return NULL;
 }
 
-static bhost_status BHOST_ABI api_report_metric(bhost_host *h,
-                                                const char *name,
-                                                const char *unit,
-                                                bhost_direction direction,
-                                                double value)
+/* Records a metric of any kind (report_metric and report_metric_kind):
+ * {name, unit, direction, value} plus "kind" when not performance and
+ * "limit" for correctness. */
+static bhost_status record_metric(bhost_host *h, const char *name, const char *unit,
+                                  bhost_metric_kind kind, bhost_direction direction,
+                                  double value, double limit)
 {
+    static const char *const kinds[] = {"", "performance", "informational", "correctness"};
     cJSON *m;
     const char *why;
     char q[80];
@@ -304,7 +314,7 @@ static bhost_status BHOST_ABI api_report_metric(bhost_host *h,
     pthread_mutex_lock(&lock);
     if (!h->metrics)
         h->metrics = cJSON_CreateArray();
-    why = metric_refusal(h, name, unit, direction, value);
+    why = metric_refusal(h, name, unit, kind, direction, value, limit);
     if (why) {
         char *clean = bh_rules_clean_text(name, 64, 0, NULL);
 
@@ -323,9 +333,30 @@ static bhost_status BHOST_ABI api_report_metric(bhost_host *h,
                             direction == BHOST_HIGHER_IS_BETTER ? "higher"
                                                                 : "lower");
     cJSON_AddNumberToObject(m, "value", value);
+    if (kind != BHOST_METRIC_PERFORMANCE)
+        cJSON_AddStringToObject(m, "kind", kinds[kind]);
+    if (kind == BHOST_METRIC_CORRECTNESS)
+        cJSON_AddNumberToObject(m, "limit", limit);
     cJSON_AddItemToArray(h->metrics, m);
     pthread_mutex_unlock(&lock);
     return BHOST_OK;
+}
+
+static bhost_status BHOST_ABI api_report_metric(bhost_host *h,
+                                                const char *name,
+                                                const char *unit,
+                                                bhost_direction direction,
+                                                double value)
+{
+    return record_metric(h, name, unit, BHOST_METRIC_PERFORMANCE, direction, value, 0);
+}
+
+static bhost_status BHOST_ABI api_report_metric_kind(bhost_host *h, const char *name,
+                                                     const char *unit, bhost_metric_kind kind,
+                                                     bhost_direction direction, double value,
+                                                     double limit)
+{
+    return record_metric(h, name, unit, kind, direction, value, limit);
 }
 
 static bhost_status BHOST_ABI api_set_iteration_time_ns(bhost_host *h,
@@ -364,6 +395,7 @@ static const bhost_host_api table = {
     api_set_iteration_time_ns,
     api_seed,
     api_get_extension,
+    api_report_metric_kind,
 };
 
 const bhost_host_api *bh_host_api_get(void)

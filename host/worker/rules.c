@@ -101,7 +101,7 @@ int bh_rules_bench_functions(const bhost_bench_desc *d, char *why,
 {
     uint32_t unknown =
         d->flags & ~(uint32_t)(BHOST_BENCH_NEEDS_DEVICE |
-                               BHOST_BENCH_MANUAL_TIMING);
+                               BHOST_BENCH_MANUAL_TIMING | BHOST_BENCH_CEILING);
 
     if (unknown)
         return broken(why, cap, "unknown flag bits 0x%x", unknown);

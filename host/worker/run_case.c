@@ -9,7 +9,9 @@
 #include "loader.h"
 #include "rules.h"
 #include "timing_loop.h"
+#include "work_profile.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,8 +117,8 @@ static bhost_status open_device(run_state *rs, const cJSON *job,
 }
 
 /* Adds the work-per-iteration figures the descriptor provides, each
- * checked by bh_rules_work. Returns 0, or -1 with why set (the broken
- * figure is left out). */
+ * checked by bh_rules_work, and its work profile (work_profile.h).
+ * Returns 0, or -1 with why set (the broken figure is left out). */
 static int add_work(cJSON *res, const run_state *rs, char *why, size_t cap)
 {
     const bhost_bench_desc *d = rs->desc;
@@ -127,6 +129,7 @@ static int add_work(cJSON *res, const run_state *rs, char *why, size_t cap)
              {"bytes_per_iter", d->bytes_per_iter},
              {"items_per_iter", d->items_per_iter}};
     int rc = 0;
+    cJSON *profile = NULL;
 
     for (size_t i = 0; i < sizeof(g) / sizeof(g[0]); i++) {
         double v;
@@ -139,7 +142,31 @@ static int add_work(cJSON *res, const run_state *rs, char *why, size_t cap)
         else
             rc = -1;
     }
+    if (rc == 0 && bh_work_profile_get(d, rs->inst, &profile, why, cap) != 0)
+        rc = -1;
+    if (profile)
+        cJSON_AddItemToObject(res, "work_profile", profile);
+    if (d->flags & BHOST_BENCH_CEILING)
+        cJSON_AddTrueToObject(res, "ceiling");
     return rc;
+}
+
+/* True when a correctness metric of the run exceeds its limit (ABI 1.1
+ * report_metric_kind), with why naming the first one. */
+static int over_limit(const cJSON *metrics, char *why, size_t cap)
+{
+    const cJSON *m;
+
+    cJSON_ArrayForEach(m, metrics) {
+        double v = bh_json_num(m, "value", NAN), limit = bh_json_num(m, "limit", NAN);
+
+        if (strcmp(bh_json_str(m, "kind", ""), "correctness") == 0 && v > limit) {
+            snprintf(why, cap, "metric %s = %g above its limit %g", bh_json_str(m, "name", "?"),
+                     v, limit);
+            return 1;
+        }
+    }
+    return 0;
 }
 
 static void add_resources(cJSON *res)
@@ -264,6 +291,10 @@ report:
     cJSON_AddStringToObject(res, "t", "result");
     if (rs.created && add_work(res, &rs, work_why, sizeof(work_why)) != 0 &&
         strcmp(status, "ok") == 0) {
+        status = "invalid";
+        message = bh_xasprintf("verify: %s", work_why);
+    }
+    if (strcmp(status, "ok") == 0 && over_limit(h->metrics, work_why, sizeof(work_why))) {
         status = "invalid";
         message = bh_xasprintf("verify: %s", work_why);
     }

@@ -222,6 +222,16 @@ static double BHOST_ABI decode_bytes(void *inst)
     return ((decode *)inst)->bytes;
 }
 
+/* A step reads every weight once: a read stream over the weights, of the
+ * weights' type, on the engine's threads (set by setup). [instance] */
+static bhost_status BHOST_ABI decode_profile(void *inst, bhost_work_profile *out)
+{
+    const decode *d = inst;
+
+    bh_inf_work_profile(&d->b, BHOST_ACCESS_READ, d->bytes, out);
+    return BHOST_OK;
+}
+
 /* Tokens per step: the batch. [instance] */
 static double BHOST_ABI decode_items(void *inst)
 {
@@ -246,4 +256,5 @@ const bhost_bench_desc bh_inf_decode = {
     decode_flops,
     decode_bytes,
     decode_items,
+    decode_profile,
 };

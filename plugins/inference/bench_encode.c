@@ -172,4 +172,5 @@ const bhost_bench_desc bh_inf_encode = {
     enc_flops,
     enc_bytes,
     enc_items,
+    NULL,
 };

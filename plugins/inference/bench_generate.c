@@ -294,4 +294,5 @@ const bhost_bench_desc bh_inf_generate = {
     gen_flops,
     gen_bytes,
     gen_items,
+    NULL,
 };

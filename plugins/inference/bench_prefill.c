@@ -192,4 +192,5 @@ const bhost_bench_desc bh_inf_prefill = {
     prefill_flops,
     prefill_bytes,
     prefill_items,
+    NULL,
 };

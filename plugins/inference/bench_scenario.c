@@ -399,4 +399,5 @@ const bhost_bench_desc bh_inf_scenario = {
     NULL,
     NULL,
     sc_items,
+    NULL,
 };

@@ -104,6 +104,11 @@ void bh_inf_tokens(const ip_base *b, uint64_t stream, int32_t *out, int n);
 /* Greedy token of logits row i of the last forward. */
 int32_t bh_inf_argmax(const ip_base *b, int i);
 
+/* Fills a work profile: access, working_set_bytes, the compute class of
+ * the weights' type and the engine's threads. */
+void bh_inf_work_profile(const ip_base *b, bhost_access access, double working_set_bytes,
+                         bhost_work_profile *out);
+
 /* Host allocations accounted by the host. */
 void *bh_inf_alloc(ip_base *b, size_t bytes);
 void bh_inf_free(ip_base *b, void *p);

@@ -337,3 +337,15 @@ bhost_status bh_inf_verify_position(ip_base *b, int slot, int pos,
                               res.out_err, res.kv_err, tol);
     return BHOST_OK;
 }
+
+/* See ip.h. */
+void bh_inf_work_profile(const ip_base *b, bhost_access access, double working_set_bytes,
+                         bhost_work_profile *out)
+{
+    out->access = access;
+    out->compute = b->wtype == IE_W_BF16 ? BHOST_COMPUTE_BF16
+                   : b->wtype == IE_W_I8 ? BHOST_COMPUTE_INT8
+                                         : BHOST_COMPUTE_F32;
+    out->threads = (uint32_t)b->threads;
+    out->working_set_bytes = working_set_bytes > 0 ? (uint64_t)working_set_bytes : 0;
+}

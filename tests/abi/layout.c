@@ -89,7 +89,12 @@ VALUE(BHOST_BENCH_NEEDS_DEVICE, 1u);
 VALUE(BHOST_BENCH_MANUAL_TIMING, 2u);
 
 /* bhost_host_api */
+#if BHOST_ABI_MINOR >= 1
+SIZE(bhost_host_api, 120);
+OFFSET(bhost_host_api, report_metric_kind, 112);
+#else
 SIZE(bhost_host_api, 112);
+#endif
 OFFSET(bhost_host_api, struct_size, 0);
 OFFSET(bhost_host_api, abi_minor, 4);
 OFFSET(bhost_host_api, host_version, 8);
@@ -229,7 +234,12 @@ OFFSET(bhost_param_desc, min, 40);
 OFFSET(bhost_param_desc, max, 48);
 
 /* bhost_bench_desc */
+#if BHOST_ABI_MINOR >= 1
+SIZE(bhost_bench_desc, 120);
+OFFSET(bhost_bench_desc, work_profile, 112);
+#else
 SIZE(bhost_bench_desc, 112);
+#endif
 OFFSET(bhost_bench_desc, struct_size, 0);
 OFFSET(bhost_bench_desc, flags, 4);
 OFFSET(bhost_bench_desc, id, 8);
@@ -246,6 +256,31 @@ OFFSET(bhost_bench_desc, destroy, 80);
 OFFSET(bhost_bench_desc, flops_per_iter, 88);
 OFFSET(bhost_bench_desc, bytes_per_iter, 96);
 OFFSET(bhost_bench_desc, items_per_iter, 104);
+
+#if BHOST_ABI_MINOR >= 1
+/* bhost_work_profile (1.1) */
+SIZE(bhost_work_profile, 24);
+OFFSET(bhost_work_profile, struct_size, 0);
+OFFSET(bhost_work_profile, access, 4);
+OFFSET(bhost_work_profile, compute, 8);
+OFFSET(bhost_work_profile, threads, 12);
+OFFSET(bhost_work_profile, working_set_bytes, 16);
+SIZE(bhost_metric_kind, 4);
+SIZE(bhost_access, 4);
+SIZE(bhost_compute, 4);
+VALUE(BHOST_METRIC_PERFORMANCE, 1);
+VALUE(BHOST_METRIC_INFORMATIONAL, 2);
+VALUE(BHOST_METRIC_CORRECTNESS, 3);
+VALUE(BHOST_ACCESS_READ, 1);
+VALUE(BHOST_ACCESS_WRITE, 2);
+VALUE(BHOST_ACCESS_READ_WRITE, 3);
+VALUE(BHOST_COMPUTE_F64, 1);
+VALUE(BHOST_COMPUTE_F32, 2);
+VALUE(BHOST_COMPUTE_F16, 3);
+VALUE(BHOST_COMPUTE_BF16, 4);
+VALUE(BHOST_COMPUTE_INT8, 5);
+VALUE(BHOST_BENCH_CEILING, 4u);
+#endif
 
 /* bhost_bench_factory */
 SIZE(bhost_bench_factory, 24);

@@ -45,7 +45,7 @@ extern "C" {
 #endif
 
 #define BHOST_ABI_MAJOR 1 /* a breaking change renames the entry symbol */
-#define BHOST_ABI_MINOR 0 /* appended fields and new interface ids only */
+#define BHOST_ABI_MINOR 1 /* appended fields and new interface ids only */
 #define BHOST_ENTRY_SYMBOL "bhost_entry_v1"
 
 /* Interface ids served through bhost_entry.get_interface(). */
@@ -99,6 +99,51 @@ enum {
 /* Which way is better for a reported metric. */
 typedef int32_t bhost_direction;
 enum { BHOST_LOWER_IS_BETTER = 1, BHOST_HIGHER_IS_BETTER = 2 };
+
+/* (1.1) What a reported metric is, for report_metric_kind(). */
+typedef int32_t bhost_metric_kind;
+enum {
+    /* A figure of speed or cost: compared with the baseline and gated
+     * (what report_metric() reports). */
+    BHOST_METRIC_PERFORMANCE = 1,
+    /* Recorded and shown, never compared: threads, sizes, counts. */
+    BHOST_METRIC_INFORMATIONAL = 2,
+    /* An error held against a limit, not a baseline: the value must stay
+     * at or below limit (direction LOWER_IS_BETTER). */
+    BHOST_METRIC_CORRECTNESS = 3
+};
+
+/* (1.1) How a benchmark's memory traffic goes, for choosing the bandwidth
+ * ceiling it is held against. */
+typedef uint32_t bhost_access;
+enum {
+    BHOST_ACCESS_UNKNOWN = 0,
+    BHOST_ACCESS_READ = 1,      /* streams data in: decode over weights, reductions */
+    BHOST_ACCESS_WRITE = 2,     /* streams data out: fills */
+    BHOST_ACCESS_READ_WRITE = 3 /* reads and writes: copies, element-wise, triad */
+};
+
+/* (1.1) The arithmetic that dominates a benchmark, for choosing its
+ * compute ceiling (operations of int8 and the 16-bit types are counted as
+ * FLOPs of their own ceiling, never of the f32 one). */
+typedef uint32_t bhost_compute;
+enum {
+    BHOST_COMPUTE_NONE = 0, /* no arithmetic worth a ceiling */
+    BHOST_COMPUTE_F64 = 1,
+    BHOST_COMPUTE_F32 = 2,
+    BHOST_COMPUTE_F16 = 3,
+    BHOST_COMPUTE_BF16 = 4,
+    BHOST_COMPUTE_INT8 = 5  /* int8 dot products (VNNI where the CPU has it) */
+};
+
+/* (1.1) What one instance's work is (bhost_bench_desc.work_profile). */
+typedef struct bhost_work_profile {
+    uint32_t struct_size;        /* set by the CALLER (the host) */
+    bhost_access access;
+    bhost_compute compute;
+    uint32_t threads;            /* threads the work runs on; 0 unknown */
+    uint64_t working_set_bytes;  /* bytes touched per iteration; 0 unknown */
+} bhost_work_profile;
 
 typedef int32_t bhost_param_type;
 enum {
@@ -194,6 +239,20 @@ typedef struct bhost_host_api {
     /* [any-thread] Host extensions "bhost.host.<name>/<rev>"; NULL when
      * absent. The table is host-owned and lives as long as the process. */
     const void *(BHOST_ABI *get_extension)(bhost_host *h, const char *id);
+
+    /* (1.1) [instance] report_metric() with the metric's kind: PERFORMANCE
+     * is report_metric(); INFORMATIONAL values are recorded and shown,
+     * never compared (direction is ignored); CORRECTNESS values are an
+     * error that must stay at or below limit (finite, >= 0; the direction
+     * must be LOWER_IS_BETTER), gated against it rather than a baseline.
+     * limit is ignored for the other kinds. Same callbacks as
+     * report_metric(). Check BHOST_HAS(bhost_host_api, api,
+     * report_metric_kind) before calling: a 1.0 host lacks it. */
+    bhost_status(BHOST_ABI *report_metric_kind)(bhost_host *h, const char *name,
+                                                const char *unit,
+                                                bhost_metric_kind kind,
+                                                bhost_direction direction,
+                                                double value, double limit);
 } bhost_host_api;
 
 /* ---- The one exported symbol -------------------------------------------- */
@@ -411,6 +470,10 @@ typedef struct bhost_param_desc {
 /* Descriptor flags. */
 #define BHOST_BENCH_NEEDS_DEVICE 1u   /* runs on a backend device */
 #define BHOST_BENCH_MANUAL_TIMING 2u  /* run() reports its own time */
+/* (1.1) The benchmark measures a ceiling of the machine (a bandwidth at a
+ * working-set size, a peak rate of one arithmetic type): its throughput,
+ * with its work_profile, becomes one of the run's roofs. */
+#define BHOST_BENCH_CEILING 4u
 
 typedef struct bhost_bench_desc {
     uint32_t struct_size;
@@ -446,6 +509,13 @@ typedef struct bhost_bench_desc {
     double(BHOST_ABI *flops_per_iter)(void *inst);
     double(BHOST_ABI *bytes_per_iter)(void *inst);
     double(BHOST_ABI *items_per_iter)(void *inst);
+
+    /* (1.1) [instance] What the work is (working-set bytes, access,
+     * arithmetic type, threads), so that the host holds the case against
+     * the right ceiling. Called after setup(); out->struct_size is set by
+     * the host, the plugin fills the rest. May be NULL (unknown: the host
+     * then uses the DRAM read-write bandwidth and no compute class). */
+    bhost_status(BHOST_ABI *work_profile)(void *inst, bhost_work_profile *out);
 } bhost_bench_desc;
 
 typedef struct bhost_bench_factory {

@@ -21,7 +21,8 @@
  *                            B(const bhost::context &), setup(stream),
  *                            run(stream, iterations), verify(), and
  *                            optionally flops_per_iter(), bytes_per_iter(),
- *                            items_per_iter(). setup/run return void or a
+ *                            items_per_iter() and (ABI 1.1)
+ *                            work_profile(bhost_work_profile &). setup/run return void or a
  *                            bhost_status; verify returns void, bool (false
  *                            = BHOST_E_VERIFY) or a bhost_status.
  *  - bhost::factory_of<List, N>   a bhost_bench_factory over a static array.
@@ -205,6 +206,24 @@ struct context {
     }
     /* The run's seed: derive every random choice from it. */
     std::uint64_t seed() const { return host_api()->seed(host); }
+    /* Reports an extra metric of a kind (ABI 1.1; a 1.0 host records a
+     * PERFORMANCE metric as report_metric does and refuses the others);
+     * throws on an invalid name or value. */
+    void metric_kind(const char *name, const char *unit, bhost_metric_kind kind,
+                     bhost_direction dir, double value, double limit = 0) const
+    {
+        const bhost_host_api *api = host_api();
+        bhost_status st;
+
+        if (BHOST_HAS(bhost_host_api, api, report_metric_kind))
+            st = api->report_metric_kind(host, name, unit, kind, dir, value, limit);
+        else if (kind == BHOST_METRIC_PERFORMANCE)
+            st = api->report_metric(host, name, unit, dir, value);
+        else
+            st = BHOST_E_VERSION;
+        if (st != BHOST_OK)
+            throw error(BHOST_E_INVALID, std::string("host refused metric '") + name + "'");
+    }
     /* Reports an extra metric; throws on an invalid name or value. */
     void metric(const char *name, const char *unit, bhost_direction dir,
                 double value) const
@@ -233,7 +252,15 @@ BHOST_HPP_HAS_GETTER(bytes_per_iter)
 BHOST_HPP_HAS_GETTER(items_per_iter)
 #undef BHOST_HPP_HAS_GETTER
 
+/* B has work_profile(bhost_work_profile &) (ABI 1.1). */
+template <class B, class = void> struct has_work_profile : std::false_type {};
+template <class B>
+struct has_work_profile<B, typename voider<decltype(std::declval<B &>().work_profile(
+                               std::declval<bhost_work_profile &>()))>::type>
+    : std::true_type {};
+
 typedef double(BHOST_ABI *per_iter_fn)(void *);
+typedef bhost_status(BHOST_ABI *profile_fn)(void *, bhost_work_profile *);
 
 /* One instance: the case handle kept next to the user's object, so that
  * every later callback can report errors for the right case. */
@@ -319,6 +346,13 @@ template <class B> struct adapter {
             return static_cast<double>(p->bench.items_per_iter());
         });
     }
+    static bhost_status BHOST_ABI profile(void *inst, bhost_work_profile *out) noexcept
+    {
+        holder<B> *p = static_cast<holder<B> *>(inst);
+        return guard(p->host, [&]() { p->bench.work_profile(*out); });
+    }
+    static constexpr profile_fn profile_fn_of(std::true_type) { return &profile; }
+    static constexpr profile_fn profile_fn_of(std::false_type) { return nullptr; }
     static constexpr per_iter_fn flops_fn(std::true_type) { return &flops; }
     static constexpr per_iter_fn bytes_fn(std::true_type) { return &bytes; }
     static constexpr per_iter_fn items_fn(std::true_type) { return &items; }
@@ -357,6 +391,7 @@ constexpr bhost_bench_desc describe(const char *id, const char *summary,
         detail::adapter<B>::flops_fn(detail::has_flops_per_iter<B>()),
         detail::adapter<B>::bytes_fn(detail::has_bytes_per_iter<B>()),
         detail::adapter<B>::items_fn(detail::has_items_per_iter<B>()),
+        detail::adapter<B>::profile_fn_of(detail::has_work_profile<B>()),
     };
 }
 

@@ -74,7 +74,7 @@ static bhost_status BHOST_ABI a_metric(bhost_host *h, const char *name,
 
 static const bhost_host_api api = {
     sizeof(bhost_host_api), 0, "test", a_log, a_err, a_alloc, a_free, a_now,
-    NULL, NULL, NULL, a_metric, NULL, NULL, NULL,
+    NULL, NULL, NULL, a_metric, NULL, NULL, NULL, NULL,
 };
 
 int bt_load(const char *env, const char *icd_glob)

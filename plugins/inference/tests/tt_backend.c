@@ -241,7 +241,7 @@ static uint64_t BHOST_ABI a_seed(bhost_host *h)
 
 const bhost_host_api tt_api = {
     sizeof(bhost_host_api), 0, "test", a_log, a_err, a_alloc, a_free, a_now,
-    NULL, NULL, NULL, NULL, NULL, a_seed, NULL,
+    NULL, NULL, NULL, NULL, NULL, a_seed, NULL, NULL,
 };
 
 /* ---- helpers ----------------------------------------------------------------- */

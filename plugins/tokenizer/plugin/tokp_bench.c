@@ -450,7 +450,7 @@ CREATE(c_normalize, K_NORMALIZE)
 #define DESC(var, id, sum, create, plist)                                      \
     const bhost_bench_desc var = {                                             \
         sizeof(bhost_bench_desc), 0, id, sum, plist, NPARAMS, 0, 0, create,    \
-        tokp_setup, tokp_run, tokp_verify, tokp_destroy, NULL, tokp_bytes, tokp_items}
+        tokp_setup, tokp_run, tokp_verify, tokp_destroy, NULL, tokp_bytes, tokp_items, NULL}
 DESC(bh_tokp_encode, "encode",
      "Encode a corpus line by line, one thread (items = tokens)", c_encode, params);
 DESC(bh_tokp_decode, "decode",
