@@ -8,7 +8,7 @@
  * (rand's hashing is integer work, randn's transcendental work is not
  * what these measure).
  */
-#include "tp.h"
+#include "tp_bench.h"
 
 #include <math.h>
 #include <string.h>
@@ -220,29 +220,8 @@ static void BHOST_ABI create_destroy(void *inst)
     bh_tensor_free(h, c);
 }
 
-#define CREATE_BENCH(name, KIND, params_, sum)                                 \
-    static bhost_status BHOST_ABI create_##name(bhost_host *h,                 \
-                                                const bhost_backend *be,       \
-                                                bhost_dev *dev, void **inst)   \
-    {                                                                          \
-        (void)be;                                                              \
-        (void)dev;                                                             \
-        return make(h, KIND, inst);                                            \
-    }                                                                          \
-    static const bhost_bench_desc name##_desc = {                              \
-        .struct_size = sizeof(bhost_bench_desc),                               \
-        .id = "create." #name,                                                 \
-        .summary = sum,                                                        \
-        .params = params_,                                                     \
-        .param_count = sizeof(params_) / sizeof(params_[0]),                   \
-        .create = create_##name,                                               \
-        .setup = create_setup,                                                 \
-        .run = create_run,                                                     \
-        .verify = create_verify,                                               \
-        .destroy = create_destroy,                                             \
-        .bytes_per_iter = bh_tensor_bytes,                                     \
-        .items_per_iter = bh_tensor_items,                                     \
-    };
+#define CREATE_BENCH(name, KIND, params_, sum)                                                     \
+    TP_BENCH("create", name, make, KIND, params_, create, NULL, sum)
 
 CREATE_BENCH(zeros, K_ZEROS, fill_params, "Tensor of zeros")
 CREATE_BENCH(ones, K_ONES, fill_params, "Tensor of ones")

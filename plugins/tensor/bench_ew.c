@@ -11,7 +11,7 @@
  * (exp, add, divide); gelu 7 (x^2, multiply-add, multiply, exp, add,
  * divide); items = n.
  */
-#include "tp.h"
+#include "tp_bench.h"
 
 #include <math.h>
 #include <string.h>
@@ -198,30 +198,8 @@ static void BHOST_ABI ew_destroy(void *inst)
     bh_tensor_free(h, e);
 }
 
-#define EW_BENCH(op, OPC, sum)                                                 \
-    static bhost_status BHOST_ABI create_##op(bhost_host *h,                   \
-                                              const bhost_backend *be,         \
-                                              bhost_dev *dev, void **inst)     \
-    {                                                                          \
-        (void)be;                                                              \
-        (void)dev;                                                             \
-        return ew_create(h, OPC, inst);                                        \
-    }                                                                          \
-    static const bhost_bench_desc op##_desc = {                                \
-        .struct_size = sizeof(bhost_bench_desc),                               \
-        .id = "ew." #op,                                                       \
-        .summary = sum,                                                        \
-        .params = ew_params,                                                   \
-        .param_count = sizeof(ew_params) / sizeof(ew_params[0]),               \
-        .create = create_##op,                                                 \
-        .setup = ew_setup,                                                     \
-        .run = ew_run,                                                         \
-        .verify = ew_verify,                                                   \
-        .destroy = ew_destroy,                                                 \
-        .flops_per_iter = bh_tensor_flops,                                     \
-        .bytes_per_iter = bh_tensor_bytes,                                     \
-        .items_per_iter = bh_tensor_items,                                     \
-    };
+#define EW_BENCH(op, OPC, sum)                                                                     \
+    TP_BENCH("ew", op, ew_create, OPC, ew_params, ew, bh_tensor_flops, sum)
 
 EW_BENCH(add, TK_OP_ADD, "out = a + b")
 EW_BENCH(sub, TK_OP_SUB, "out = a - b")

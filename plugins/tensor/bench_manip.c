@@ -12,7 +12,7 @@
  * (whole rows when step * size < 64 B), gather adds its 8-byte indices,
  * reshape view moves nothing (0 bytes, 1 item). items = elements written.
  */
-#include "tp.h"
+#include "tp_bench.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -156,29 +156,8 @@ static bhost_status BHOST_ABI manip_verify(void *inst)
     return bh_tensor_manip_verify(m);
 }
 
-#define MANIP_BENCH(name, KIND, params_, sum)                                  \
-    static bhost_status BHOST_ABI create_##name(bhost_host *h,                 \
-                                                const bhost_backend *be,       \
-                                                bhost_dev *dev, void **inst)   \
-    {                                                                          \
-        (void)be;                                                              \
-        (void)dev;                                                             \
-        return manip_create(h, KIND, inst);                                    \
-    }                                                                          \
-    static const bhost_bench_desc name##_desc = {                              \
-        .struct_size = sizeof(bhost_bench_desc),                               \
-        .id = "manip." #name,                                                  \
-        .summary = sum,                                                        \
-        .params = params_,                                                     \
-        .param_count = sizeof(params_) / sizeof(params_[0]),                   \
-        .create = create_##name,                                               \
-        .setup = manip_setup,                                                  \
-        .run = manip_run,                                                      \
-        .verify = manip_verify,                                                \
-        .destroy = manip_destroy,                                              \
-        .bytes_per_iter = bh_tensor_bytes,                                     \
-        .items_per_iter = bh_tensor_items,                                     \
-    };
+#define MANIP_BENCH(name, KIND, params_, sum)                                                      \
+    TP_BENCH("manip", name, manip_create, KIND, params_, manip, NULL, sum)
 
 MANIP_BENCH(transpose, BH_MANIP_TRANSPOSE, transpose_params,
             "2-D transpose in cache tiles")

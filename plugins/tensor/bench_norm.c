@@ -11,7 +11,7 @@
  * scale, gamma, beta), rmsnorm 4 (square-add 2, scale, gamma); items =
  * rows * cols.
  */
-#include "tp.h"
+#include "tp_bench.h"
 
 #include <math.h>
 #include <string.h>
@@ -200,30 +200,8 @@ static void BHOST_ABI norm_destroy(void *inst)
     bh_tensor_free(h, d);
 }
 
-#define NORM_BENCH(name, KIND, sum)                                            \
-    static bhost_status BHOST_ABI create_##name(bhost_host *h,                 \
-                                                const bhost_backend *be,       \
-                                                bhost_dev *dev, void **inst)   \
-    {                                                                          \
-        (void)be;                                                              \
-        (void)dev;                                                             \
-        return norm_create(h, KIND, inst);                                     \
-    }                                                                          \
-    static const bhost_bench_desc name##_desc = {                              \
-        .struct_size = sizeof(bhost_bench_desc),                               \
-        .id = "norm." #name,                                                   \
-        .summary = sum,                                                        \
-        .params = norm_params,                                                 \
-        .param_count = sizeof(norm_params) / sizeof(norm_params[0]),           \
-        .create = create_##name,                                               \
-        .setup = norm_setup,                                                   \
-        .run = norm_run,                                                       \
-        .verify = norm_verify,                                                 \
-        .destroy = norm_destroy,                                               \
-        .flops_per_iter = bh_tensor_flops,                                     \
-        .bytes_per_iter = bh_tensor_bytes,                                     \
-        .items_per_iter = bh_tensor_items,                                     \
-    };
+#define NORM_BENCH(name, KIND, sum)                                                                \
+    TP_BENCH("norm", name, norm_create, KIND, norm_params, norm, bh_tensor_flops, sum)
 
 NORM_BENCH(softmax, K_SOFTMAX, "Softmax along rows (f32)")
 NORM_BENCH(log_softmax, K_LOGSOFTMAX, "Log-softmax along rows (f32)")

@@ -11,7 +11,7 @@
  * (f16, bf16) plus the scales; dequantize reads the packed form and the
  * scales and writes 4N. items = N.
  */
-#include "tp.h"
+#include "tp_bench.h"
 
 #include <math.h>
 #include <string.h>
@@ -227,29 +227,8 @@ static void BHOST_ABI quant_destroy(void *inst)
     bh_tensor_free(h, d);
 }
 
-#define QUANT_BENCH(name, DQ, sum)                                             \
-    static bhost_status BHOST_ABI create_##name(bhost_host *h,                 \
-                                                const bhost_backend *be,       \
-                                                bhost_dev *dev, void **inst)   \
-    {                                                                          \
-        (void)be;                                                              \
-        (void)dev;                                                             \
-        return quant_create(h, DQ, inst);                                      \
-    }                                                                          \
-    static const bhost_bench_desc name##_desc = {                              \
-        .struct_size = sizeof(bhost_bench_desc),                               \
-        .id = "quant." #name,                                                  \
-        .summary = sum,                                                        \
-        .params = quant_params,                                                \
-        .param_count = sizeof(quant_params) / sizeof(quant_params[0]),         \
-        .create = create_##name,                                               \
-        .setup = quant_setup,                                                  \
-        .run = quant_run,                                                      \
-        .verify = quant_verify,                                                \
-        .destroy = quant_destroy,                                              \
-        .bytes_per_iter = bh_tensor_bytes,                                     \
-        .items_per_iter = bh_tensor_items,                                     \
-    };
+#define QUANT_BENCH(name, DQ, sum)                                                                 \
+    TP_BENCH("quant", name, quant_create, DQ, quant_params, quant, NULL, sum)
 
 QUANT_BENCH(quantize, 0, "f32 -> int8 / int4 / f16 / bf16")
 QUANT_BENCH(dequantize, 1, "int8 / int4 / f16 / bf16 -> f32")

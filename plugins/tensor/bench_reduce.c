@@ -8,7 +8,7 @@
  * FLOP per input element: sum, mean 1 (add), max, argmax 1 (compare),
  * var 4 (add for the mean, subtract, multiply, add); items = N.
  */
-#include "tp.h"
+#include "tp_bench.h"
 
 #include <float.h>
 #include <math.h>
@@ -214,30 +214,8 @@ static void BHOST_ABI red_destroy(void *inst)
     bh_tensor_free(h, d);
 }
 
-#define RED_BENCH(name, OP, sum)                                               \
-    static bhost_status BHOST_ABI create_##name(bhost_host *h,                 \
-                                                const bhost_backend *be,       \
-                                                bhost_dev *dev, void **inst)   \
-    {                                                                          \
-        (void)be;                                                              \
-        (void)dev;                                                             \
-        return red_create(h, OP, inst);                                        \
-    }                                                                          \
-    static const bhost_bench_desc name##_desc = {                              \
-        .struct_size = sizeof(bhost_bench_desc),                               \
-        .id = "reduce." #name,                                                 \
-        .summary = sum,                                                        \
-        .params = red_params,                                                  \
-        .param_count = sizeof(red_params) / sizeof(red_params[0]),             \
-        .create = create_##name,                                               \
-        .setup = red_setup,                                                    \
-        .run = red_run,                                                        \
-        .verify = red_verify,                                                  \
-        .destroy = red_destroy,                                                \
-        .flops_per_iter = bh_tensor_flops,                                     \
-        .bytes_per_iter = bh_tensor_bytes,                                     \
-        .items_per_iter = bh_tensor_items,                                     \
-    };
+#define RED_BENCH(name, OP, sum)                                                                   \
+    TP_BENCH("reduce", name, red_create, OP, red_params, red, bh_tensor_flops, sum)
 
 RED_BENCH(sum, TK_RED_SUM, "Sum (f32, blocked, double across blocks)")
 RED_BENCH(mean, TK_RED_MEAN, "Mean (f32)")
