@@ -10,6 +10,7 @@
 #include "bh_sha256.h"
 #include "descriptive.h"
 #include "result_read.h"
+#include "result_view.h"
 #include "store_json.h"
 #include "store_scan.h"
 
@@ -149,40 +150,47 @@ static void v_bool(bh_store_prep *p, const cJSON *b)
 
 /* ---- rows ------------------------------------------------------------- */
 
-/* The runs row and the run_docs row (see store_put.c). */
-static void run_row(bh_store_prep *p, const cJSON *doc, const char *source, size_t run_off,
-                    size_t sys_off)
+/* A tri-state flag of the view (1, 0, -1 unknown) as 1/0, else NULL. */
+static void v_flag(bh_store_prep *p, int flag)
 {
-    const cJSON *run = get(doc, "run");
-    const cJSON *cfg = get(run, "config");
-    const cJSON *git = get(run, "git");
-    const cJSON *system = get(doc, "system");
-    const cJSON *cmp = get(doc, "comparison");
-    const cJSON *seed = get(run, "seed");
+    if (flag >= 0)
+        v_i64(p, flag);
+    else
+        v_null(p);
+}
+
+/* The runs row and the run_docs row (see store_put.c), from the top of
+ * the document's view. */
+static void run_row(bh_store_prep *p, const bh_result_view *v, const char *source,
+                    size_t run_off, size_t sys_off)
+{
+    const bh_rv_run_info *run = &v->run;
+    const cJSON *seed = run->json ? cJSON_GetObjectItemCaseSensitive(run->json, "seed") : NULL;
     char now[32];
 
     bh_utc_iso8601(now);
     row(p, BH_STMT_RUN_INSERT);
     v_str(p, p->key);
-    v_str(p, str(cfg, "name"));
-    v_str(p, str(cfg, "path"));
-    v_str(p, str(cfg, "hash"));
-    v_str(p, str(system, "fingerprint_hash"));
-    v_str(p, str(git, "commit"));
-    v_str(p, str(git, "branch"));
-    v_bool(p, get(git, "dirty"));
-    v_str(p, str(system, "hostname"));
-    v_str(p, str(run, "started_at"));
-    v_str(p, str(run, "finished_at"));
-    v_member(p, run, "duration_s");
+    v_str(p, run->config_name);
+    v_str(p, run->config_path);
+    v_str(p, run->config_hash);
+    v_str(p, v->system.fingerprint_hash);
+    v_str(p, run->git.commit);
+    v_str(p, run->git.branch);
+    v_flag(p, run->git.dirty);
+    v_str(p, v->system.hostname);
+    v_str(p, run->started_at);
+    v_str(p, run->finished_at);
+    v_num(p, run->duration_s);
+    /* a seed that is not a string is kept as the JSON it is */
     if (cJSON_IsNumber(seed) || cJSON_IsBool(seed) || cJSON_IsObject(seed) || cJSON_IsArray(seed))
         v_json(p, seed, NULL);
     else
-        v_str(p, str(run, "seed"));
-    v_i64(p, !cJSON_IsFalse(get(run, "complete")));
-    v_str(p, str(run, "host_version"));
-    v_i64(p, cJSON_GetArraySize(get(doc, "cases")));
-    v_str(p, str(cmp, "baseline"));
+        v_str(p, run->seed);
+    v_i64(p, run->complete != 0);
+    v_str(p, run->host_version);
+    v_i64(p, (int64_t)v->cases_total);
+    v_str(p, v->comparison.baseline);
     v_str(p, source);
     v_str(p, now);
     /* run_json and system_json: the texts the key was computed from */
@@ -190,7 +198,7 @@ static void run_row(bh_store_prep *p, const cJSON *doc, const char *source, size
     v_ref(p, BH_SV_RUN);
     put(p, (bh_store_val){BH_SV_TEXT, 0, 0.0, run_off});
     put(p, (bh_store_val){BH_SV_TEXT, 0, 0.0, sys_off});
-    v_json(p, cmp, NULL);
+    v_json(p, v->comparison.json, NULL);
 }
 
 /* The members of sum named in bh_store_summary_nums, in its order (NULL
@@ -370,23 +378,24 @@ bh_store_prep *bh_store_prep_doc(const cJSON *doc, const char *source, const bh_
                                  bh_error *e)
 {
     size_t cursor = 0;
-    const cJSON *run = get(doc, "run");
-    const char *config = str(get(run, "config"), "name");
+    bh_result_view v;
     bh_store_prep *p;
     bh_strbuf tmp = BH_STRBUF_INIT;
     size_t run_off, run_len, sys_off;
     const cJSON *c;
     int64_t ord = 0;
 
-    if (!config || !str(run, "started_at")) {
+    bh_result_view_load_top(doc, &v);
+    if (!v.run.config_name || !v.run.started_at) {
         bh_error_set(e, "expected strings run.config.name and run.started_at");
+        bh_result_view_free(&v);
         return NULL;
     }
     p = bh_xcalloc(1, sizeof(*p));
-    p->config = bh_xstrdup(config);
+    p->config = bh_xstrdup(v.run.config_name);
     /* the key: SHA-256 of run_json "\n" system_json, both kept as columns */
     run_off = p->text.len;
-    bh_store_json_append(&p->text, run);
+    bh_store_json_append(&p->text, v.run.json);
     run_len = p->text.len - run_off;
     bh_strbuf_append(&p->text, "\n", 1);
     sys_off = p->text.len;
@@ -394,10 +403,11 @@ bh_store_prep *bh_store_prep_doc(const cJSON *doc, const char *source, const bh_
     bh_sha256_hex(p->text.data + run_off, p->text.len - run_off, p->key);
     p->text.data[run_off + run_len] = '\0'; /* the "\n" becomes run_json's NUL */
     bh_strbuf_append(&p->text, "", 1);
-    run_row(p, doc, source, run_off, sys_off);
+    run_row(p, &v, source, run_off, sys_off);
     cJSON_ArrayForEach(c, get(doc, "cases"))
         case_rows(p, ord++, c, &tmp, scan, &cursor);
     bh_strbuf_free(&tmp);
+    bh_result_view_free(&v);
     return p;
 }
 
