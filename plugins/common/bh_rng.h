@@ -12,14 +12,21 @@
 /* The splitmix64 golden-ratio increment. */
 #define BH_RNG_GAMMA UINT64_C(0x9E3779B97F4A7C15)
 
+/* splitmix64's output function (its finalizer) of x itself: a well-mixed
+ * 64-bit value, a bijection of x; for counter-based draws that build
+ * their own state. [any-thread] */
+static inline uint64_t bh_rng_finalize(uint64_t x)
+{
+    x = (x ^ (x >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    x = (x ^ (x >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return x ^ (x >> 31);
+}
+
 /* splitmix64's output function of x + BH_RNG_GAMMA: a well-mixed 64-bit
  * value, a bijection of x. [any-thread] */
 static inline uint64_t bh_rng_mix(uint64_t x)
 {
-    x += BH_RNG_GAMMA;
-    x = (x ^ (x >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    x = (x ^ (x >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return x ^ (x >> 31);
+    return bh_rng_finalize(x + BH_RNG_GAMMA);
 }
 
 /* The next value of the splitmix64 stream *state; advances *state by

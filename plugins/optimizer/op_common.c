@@ -8,6 +8,8 @@
  */
 #include "op.h"
 
+#include "bh_rng.h"
+
 #include <stdarg.h>
 #include <string.h>
 
@@ -111,11 +113,7 @@ void bh_optim_free(bhost_host *h, void *p)
 double bh_optim_uniform(uint64_t seed, uint64_t stream, uint64_t i, double lo,
                         double hi)
 {
-    uint64_t z = seed ^ (stream * UINT64_C(0xD1B54A32D192ED03)) ^
-                 (i * UINT64_C(0x9E3779B97F4A7C15));
+    uint64_t z = seed ^ (stream * UINT64_C(0xD1B54A32D192ED03)) ^ (i * BH_RNG_GAMMA);
 
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    z ^= z >> 31;
-    return lo + (hi - lo) * (double)(z >> 11) * 0x1.0p-53;
+    return lo + (hi - lo) * bh_rng_unit(bh_rng_finalize(z));
 }

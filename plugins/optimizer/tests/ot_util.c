@@ -6,6 +6,8 @@
  */
 #include "ot_util.h"
 
+#include "bh_rng.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,16 +19,12 @@
 
 uint64_t ot_next(uint64_t *state)
 {
-    uint64_t z = (*state += UINT64_C(0x9E3779B97F4A7C15));
-
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
+    return bh_rng_next(state);
 }
 
 double ot_uniform(uint64_t *state, double lo, double hi)
 {
-    return lo + (hi - lo) * (double)(ot_next(state) >> 11) * 0x1.0p-53;
+    return lo + (hi - lo) * bh_rng_unit(ot_next(state));
 }
 
 /* 64-byte aligned, zeroed; fails the test on OOM. */

@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bh_rng.h"
 #include "opt.h"
 
 #define SAMPLES 256
@@ -82,13 +83,9 @@ static void die(const zctx *z, const char *fmt, ...)
 /* Counter-based uniform value in [lo, hi) (the plugin's generator). */
 static double uni(uint64_t seed, uint64_t stream, uint64_t i, double lo, double hi)
 {
-    uint64_t x = seed ^ (stream * UINT64_C(0xD1B54A32D192ED03)) ^
-                 (i * UINT64_C(0x9E3779B97F4A7C15));
+    uint64_t x = seed ^ (stream * UINT64_C(0xD1B54A32D192ED03)) ^ (i * BH_RNG_GAMMA);
 
-    x = (x ^ (x >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    x = (x ^ (x >> 27)) * UINT64_C(0x94D049BB133111EB);
-    x ^= x >> 31;
-    return lo + (hi - lo) * (double)(x >> 11) * 0x1.0p-53;
+    return lo + (hi - lo) * bh_rng_unit(bh_rng_finalize(x));
 }
 
 /* Rank r's gradient value at i, as stored in dtype. */

@@ -6,6 +6,8 @@
  */
 #include "tk_internal.h"
 
+#include "bh_rng.h"
+
 #include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
@@ -200,11 +202,8 @@ int tk_want_nt(size_t bytes)
 
 void tk_rand_keys(uint64_t seed, uint32_t *k0, uint32_t *k1)
 {
-    uint64_t z = seed + UINT64_C(0x9E3779B97F4A7C15);
+    uint64_t z = bh_rng_mix(seed);
 
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    z ^= z >> 31;
     *k0 = (uint32_t)z;
     *k1 = (uint32_t)(z >> 32);
 }
