@@ -3,7 +3,8 @@
  * bh_plugin.h -- the scaffolding every in-tree benchmark plugin shares:
  * the entry point and benchmark factory (BH_PLUGIN_FACTORY and
  * BH_PLUGIN_ENTRY), a benchmark list built at init, the failure helper and
- * typed parameter readers, parameter descriptor macros and the CPU count.
+ * typed parameter readers, metrics by kind, parameter descriptor macros
+ * and the CPU count.
  * Linked statically into each plugin (bh_plugin_dep); nothing here is
  * exported from the shared object.
  *
@@ -152,6 +153,46 @@ bhost_status bh_plugin_f64(bhost_host *h, const char *prefix, const char *key, i
  * than cap-1 bytes" when it does not fit. [instance] */
 bhost_status bh_plugin_str(bhost_host *h, const char *prefix, const char *key, char *buf,
                            uint32_t cap);
+
+/* Reads F64 parameter key into *out and checks it lies in [lo, hi] (NaN
+ * never does; [-DBL_MAX, DBL_MAX] asks only for a finite number). The
+ * host's status after "host has no F64 parameter 'key'", or
+ * BHOST_E_INVALID after "key=v outside [lo, hi]"; both prefixed with
+ * prefix. [instance] */
+bhost_status bh_plugin_f64_in(bhost_host *h, const char *prefix, const char *key, double lo,
+                              double hi, double *out);
+
+/* Reads STR parameter key and stores in *out the index of its value in
+ * choices (NULL-terminated). The host's status after "host has no STR
+ * parameter 'key'"; BHOST_E_INVALID after "key is longer than 63 bytes"
+ * or "key='v' is not one of its choices"; all prefixed with prefix.
+ * [instance] */
+bhost_status bh_plugin_choice(bhost_host *h, const char *prefix, const char *key,
+                              const char *const *choices, int *out);
+
+/* Metrics by kind (plugin-api/README.md section 6.2). Call them where
+ * report_metric() belongs: verify(), or setup() for a value known before
+ * timing. Each returns the host's status, BHOST_OK when it drops the
+ * metric. */
+
+/* A performance metric, compared with the baseline and gated: a figure of
+ * speed or cost (tokens/s, a latency, a build time). report_metric() on
+ * every host. [instance] */
+bhost_status bh_plugin_metric(bhost_host *h, const char *name, const char *unit,
+                              bhost_direction direction, double value);
+
+/* An informational metric, recorded and shown, never compared: a setting,
+ * size, count or thread count. Dropped on a 1.0 host, which has no
+ * report_metric_kind(). [instance] */
+bhost_status bh_plugin_metric_info(bhost_host *h, const char *name, const char *unit,
+                                   double value);
+
+/* A correctness metric: an error held against limit, which must be the
+ * tolerance verify() applies to the same value (never a tighter one): a
+ * run whose value exceeds limit becomes invalid. Lower is better. Dropped
+ * on a 1.0 host. [instance] */
+bhost_status bh_plugin_metric_error(bhost_host *h, const char *name, const char *unit,
+                                    double value, double limit);
 
 /* Threads this process may use: BHOST_CPU_THREADS when set to 1..256, else
  * the CPUs in its affinity mask (1..256). [any-thread] */

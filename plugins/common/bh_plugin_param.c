@@ -10,6 +10,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 bhost_status bh_plugin_vfail(bhost_host *h, bhost_status st, const char *prefix,
                              const char *fmt, va_list ap)
@@ -70,6 +71,34 @@ bhost_status bh_plugin_f64(bhost_host *h, const char *prefix, const char *key, i
     if (check_nan && *out != *out)
         return fail_p(h, BHOST_E_INVALID, prefix, "%s is NaN", key);
     return BHOST_OK;
+}
+
+bhost_status bh_plugin_f64_in(bhost_host *h, const char *prefix, const char *key, double lo,
+                              double hi, double *out)
+{
+    bhost_status st = bh_plugin_api->param_f64(h, key, out);
+
+    if (st != BHOST_OK)
+        return fail_p(h, st, prefix, "host has no F64 parameter '%s'", key);
+    if (!(*out >= lo && *out <= hi))
+        return fail_p(h, BHOST_E_INVALID, prefix, "%s=%g outside [%g, %g]", key, *out, lo, hi);
+    return BHOST_OK;
+}
+
+bhost_status bh_plugin_choice(bhost_host *h, const char *prefix, const char *key,
+                              const char *const *choices, int *out)
+{
+    char buf[64];
+    bhost_status st = bh_plugin_str(h, prefix, key, buf, sizeof(buf));
+
+    if (st != BHOST_OK)
+        return st;
+    for (int i = 0; choices[i] != NULL; i++)
+        if (strcmp(choices[i], buf) == 0) {
+            *out = i;
+            return BHOST_OK;
+        }
+    return fail_p(h, BHOST_E_INVALID, prefix, "%s='%s' is not one of its choices", key, buf);
 }
 
 bhost_status bh_plugin_str(bhost_host *h, const char *prefix, const char *key, char *buf,

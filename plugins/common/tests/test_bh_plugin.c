@@ -3,8 +3,9 @@
  * test_bh_plugin.c -- the shared plugin scaffolding: splitmix64 against its
  * published first outputs, the stream and the mix agreeing, the order of
  * doubles and the median, the rate record, the benchmark list and factory
- * macros, the host table check, the failure line and the parameter readers
- * against a stub host.
+ * macros, the host table check, the failure line, the parameter readers
+ * and the metrics by kind (on a 1.1 and a 1.0 host table) against a stub
+ * host.
  */
 #include "bh_cmp.h"
 #include "bh_plugin.h"
@@ -35,13 +36,13 @@ static bhost_status BHOST_ABI stub_i64_get(bhost_host *h, const char *key, int64
     return BHOST_OK;
 }
 
-/* "x" is NaN; anything else is missing. */
+/* "x" is NaN, "y" is 2.5; anything else is missing. */
 static bhost_status BHOST_ABI stub_f64_get(bhost_host *h, const char *key, double *out)
 {
     (void)h;
-    if (strcmp(key, "x") != 0)
+    if (strcmp(key, "x") != 0 && strcmp(key, "y") != 0)
         return BHOST_E_INVALID;
-    *out = NAN;
+    *out = key[0] == 'x' ? NAN : 2.5;
     return BHOST_OK;
 }
 
@@ -55,6 +56,49 @@ static bhost_status BHOST_ABI stub_str_get(bhost_host *h, const char *key, char 
     snprintf(buf, cap, "%s", "hello");
     *len = 5;
     return BHOST_OK;
+}
+
+/* The last metric the stub host received and how (0 none, 1
+ * report_metric, 2 report_metric_kind). */
+static struct {
+    int via;
+    char name[32];
+    bhost_metric_kind kind;
+    bhost_direction direction;
+    double value, limit;
+} last_metric;
+
+/* Records a metric as received through via. */
+static bhost_status record_metric(int via, const char *name, bhost_metric_kind kind,
+                                  bhost_direction direction, double value, double limit)
+{
+    last_metric.via = via;
+    snprintf(last_metric.name, sizeof(last_metric.name), "%s", name);
+    last_metric.kind = kind;
+    last_metric.direction = direction;
+    last_metric.value = value;
+    last_metric.limit = limit;
+    return BHOST_OK;
+}
+
+/* Records a report_metric() call. */
+static bhost_status BHOST_ABI stub_metric(bhost_host *h, const char *name, const char *unit,
+                                          bhost_direction direction, double value)
+{
+    (void)h;
+    (void)unit;
+    return record_metric(1, name, BHOST_METRIC_PERFORMANCE, direction, value, NAN);
+}
+
+/* Records a report_metric_kind() call. */
+static bhost_status BHOST_ABI stub_metric_kind(bhost_host *h, const char *name,
+                                               const char *unit, bhost_metric_kind kind,
+                                               bhost_direction direction, double value,
+                                               double limit)
+{
+    (void)h;
+    (void)unit;
+    return record_metric(2, name, kind, direction, value, limit);
 }
 
 /* Counts a failed check. */
@@ -145,6 +189,9 @@ static void test_params(void)
     int64_t i;
     double x;
     char buf[8];
+    const char *const choices[] = {"hi", "hello", NULL};
+    const char *const others[] = {"hi", NULL};
+    int c = -1;
 
     memset(&api, 0, sizeof(api));
     api.struct_size = sizeof(api);
@@ -173,7 +220,61 @@ static void test_params(void)
     check(bh_plugin_str(NULL, "", "s", buf, 4) == BHOST_E_INVALID &&
               strcmp(last_error, "s is longer than 3 bytes") == 0,
           "str too long");
+    check(bh_plugin_f64_in(NULL, "p: ", "y", 0, 3, &x) == BHOST_OK && x == 2.5, "f64 in range");
+    check(bh_plugin_f64_in(NULL, "p: ", "y", 3, 4, &x) == BHOST_E_INVALID &&
+              strcmp(last_error, "p: y=2.5 outside [3, 4]") == 0,
+          "f64 range");
+    check(bh_plugin_f64_in(NULL, "", "x", -1e300, 1e300, &x) == BHOST_E_INVALID &&
+              strcmp(last_error, "x=nan outside [-1e+300, 1e+300]") == 0,
+          "f64 NaN outside every range");
+    check(bh_plugin_f64_in(NULL, "", "z", 0, 1, &x) == BHOST_E_INVALID &&
+              strcmp(last_error, "host has no F64 parameter 'z'") == 0,
+          "f64 missing");
+    check(bh_plugin_choice(NULL, "", "s", choices, &c) == BHOST_OK && c == 1, "choice");
+    check(bh_plugin_choice(NULL, "p: ", "s", others, &c) == BHOST_E_INVALID &&
+              strcmp(last_error, "p: s='hello' is not one of its choices") == 0,
+          "choice unknown");
+    check(bh_plugin_choice(NULL, "", "t", choices, &c) == BHOST_E_INVALID &&
+              strcmp(last_error, "host has no STR parameter 't'") == 0,
+          "choice missing");
     check(bh_plugin_cpu_threads() >= 1, "cpu threads");
+    bh_plugin_unbind();
+}
+
+/* Each kind through report_metric_kind on a 1.1 table; on a 1.0 table
+ * performance through report_metric and the others dropped. */
+static void test_metrics(void)
+{
+    bhost_host_api api;
+
+    memset(&api, 0, sizeof(api));
+    api.struct_size = sizeof(api);
+    api.set_error = stub_set_error;
+    api.report_metric = stub_metric;
+    api.report_metric_kind = stub_metric_kind;
+    check(bh_plugin_bind(&api, "test") == BHOST_OK, "bind 1.1");
+    bh_plugin_metric(NULL, "tokens_per_s", "1/s", BHOST_HIGHER_IS_BETTER, 5);
+    check(last_metric.via == 1 && strcmp(last_metric.name, "tokens_per_s") == 0 &&
+              last_metric.direction == BHOST_HIGHER_IS_BETTER && last_metric.value == 5,
+          "performance metric");
+    bh_plugin_metric_info(NULL, "threads", "", 4);
+    check(last_metric.via == 2 && strcmp(last_metric.name, "threads") == 0 &&
+              last_metric.kind == BHOST_METRIC_INFORMATIONAL && last_metric.value == 4,
+          "informational metric");
+    bh_plugin_metric_error(NULL, "err_to_tol", "", 0.25, 1.0);
+    check(last_metric.via == 2 && last_metric.kind == BHOST_METRIC_CORRECTNESS &&
+              last_metric.direction == BHOST_LOWER_IS_BETTER && last_metric.value == 0.25 &&
+              last_metric.limit == 1.0,
+          "correctness metric with its limit");
+
+    api.struct_size = (uint32_t)offsetof(bhost_host_api, report_metric_kind);
+    memset(&last_metric, 0, sizeof(last_metric));
+    check(bh_plugin_metric_info(NULL, "threads", "", 4) == BHOST_OK && last_metric.via == 0,
+          "informational dropped on 1.0");
+    check(bh_plugin_metric_error(NULL, "err", "", 2, 1) == BHOST_OK && last_metric.via == 0,
+          "correctness dropped on 1.0");
+    bh_plugin_metric(NULL, "ms", "ms", BHOST_LOWER_IS_BETTER, 3);
+    check(last_metric.via == 1 && last_metric.value == 3, "performance on 1.0");
     bh_plugin_unbind();
 }
 
@@ -183,6 +284,7 @@ int main(void)
     test_cmp();
     test_entry();
     test_params();
+    test_metrics();
     if (failures == 0)
         printf("ok\n");
     return failures == 0 ? 0 : 1;
