@@ -89,8 +89,12 @@ typedef struct bh_rv_roof {
     double fraction;   /* NAN when the case has none */
     double attainable;
     double intensity;  /* FLOP per byte, NAN when not both rates */
-    const char *bound; /* "memory", "compute" or "" */
+    const char *bound; /* "memory", "compute", "latency" or "" */
     const char *unit;  /* "" when absent */
+    const char *level; /* "L1", "L2", "L3", "DRAM"; NULL without a profile */
+    const char *memory_ceiling;  /* the ceiling's name, NULL when none */
+    const char *compute_ceiling; /* the ceiling's name, NULL when none */
+    int above;         /* above 1.05 of its ceiling: flagged */
 } bh_rv_roof;
 
 /* One case of a document. */
@@ -170,7 +174,26 @@ typedef struct bh_rv_roofs {
     const char *bandwidth_case;   /* NULL when absent */
     double flops_per_s;
     const char *flops_case;
+    const cJSON *ceilings;      /* roofs.ceilings, or NULL (bh_rv_roofs_ceiling) */
+    size_t n_ceilings;
 } bh_rv_roofs;
+
+/* One ceiling of the run (roofs.ceilings[]); NULL/NAN when absent. */
+typedef struct bh_rv_ceiling {
+    const char *name;    /* "L2 read x2", "f32 x1", "call latency @cuda:0" */
+    const char *kind;    /* "bandwidth", "compute", "latency" */
+    const char *level;   /* bandwidth: "L1" .. "DRAM" */
+    const char *access;  /* bandwidth: "read", "write", "read-write" */
+    const char *compute; /* compute: "f64", "f32", "bf16", "f16", "int8" */
+    const char *at;      /* "@backend:device", NULL on the host */
+    const char *unit;    /* "B/s", "FLOP/s", "ns" */
+    const char *case_id; /* the case that measured it */
+    double threads;
+    double value;
+} bh_rv_ceiling;
+
+/* Ceiling i (< r->n_ceilings) of the roofs. */
+bh_rv_ceiling bh_rv_roofs_ceiling(const bh_rv_roofs *r, size_t i);
 
 /* The summary of a comparison (top-level comparison). */
 typedef struct bh_rv_comparison {

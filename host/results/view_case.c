@@ -199,6 +199,10 @@ static void read_rates(const cJSON *j, bh_rv_case *c)
     c->roof.intensity = bh_vj_num(roof, "intensity_flop_per_byte");
     c->roof.bound = bh_vj_str(roof, "bound", "");
     c->roof.unit = bh_vj_str(roof, "unit", "");
+    c->roof.level = bh_vj_str(roof, "level", NULL);
+    c->roof.memory_ceiling = bh_vj_str(roof, "memory_ceiling", NULL);
+    c->roof.compute_ceiling = bh_vj_str(roof, "compute_ceiling", NULL);
+    c->roof.above = bh_vj_bool(roof, "above_ceiling") == 1;
 }
 
 /* See result_view.h. */

@@ -58,6 +58,9 @@ static void read_tops(const cJSON *doc, bh_result_view *v)
     v->roofs.bandwidth_case = bh_vj_str(roofs, "bandwidth_case", NULL);
     v->roofs.flops_per_s = bh_vj_num(roofs, "flops_per_s");
     v->roofs.flops_case = bh_vj_str(roofs, "flops_case", NULL);
+    v->roofs.ceilings = bh_vj_arr(roofs, "ceilings");
+    v->roofs.n_ceilings =
+        v->roofs.ceilings ? (size_t)cJSON_GetArraySize(v->roofs.ceilings) : 0;
     c->json = cmp;
     c->baseline = bh_vj_str(cmp, "baseline", NULL);
     c->candidate = bh_vj_str(cmp, "candidate", NULL);
