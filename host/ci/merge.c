@@ -8,6 +8,7 @@
 #include "merge_gate.h"
 #include "result_read.h"
 #include "roofline.h"
+#include "variant_speedup.h"
 #include "shard.h"
 #include "sysinfo.h"
 
@@ -327,6 +328,7 @@ cJSON *bh_merge_shards(cJSON *const *docs, const char *const *names, size_t n, i
     if (comparison)
         cJSON_AddItemToObject(doc, "comparison", comparison);
     comparison = NULL;
+    bh_variant_speedup_apply(doc); /* twins that ran in different shards */
     bh_roofline_apply(doc);
     groups = bh_report_backend_groups(doc);
     if (cJSON_GetArraySize(groups) > 0)

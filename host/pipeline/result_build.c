@@ -6,6 +6,7 @@
 #include "result_build.h"
 
 #include "roofline.h"
+#include "variant_speedup.h"
 
 #include "bh_mem.h"
 #include "ipc.h"
@@ -331,6 +332,7 @@ cJSON *bh_result_build(const bh_run_meta *m, const bh_plan *plan,
     cases = cJSON_AddArrayToObject(doc, "cases");
     for (size_t i = 0; i < plan->n; i++)
         cJSON_AddItemToArray(cases, bh_result_case(&plan->cases[i]));
+    bh_variant_speedup_apply(doc);
     bh_roofline_apply(doc);
     return doc;
 }
