@@ -53,9 +53,9 @@ static bhost_status BHOST_ABI decode_create(bhost_host *h,
     memset(d, 0, sizeof(*d)); /* setup() relies on zeroed fields */
     st = bh_inf_base_create(&d->b, "decode", h, be, dev);
     if (st == BHOST_OK)
-        st = bh_inf_i64(h, "context", &context);
+        st = bh_plugin_i64(h, IP_PREFIX, "context", 1, 65536, &context);
     if (st == BHOST_OK)
-        st = bh_inf_i64(h, "window", &window);
+        st = bh_plugin_i64(h, IP_PREFIX, "window", 1, 65536, &window);
     if (st == BHOST_OK && d->b.cfg.arch == IE_ARCH_BERT)
         st = bh_plugin_fail(h, BHOST_E_SKIP, "decode: %s is an encoder",
                             d->b.cfg.name);
@@ -133,10 +133,9 @@ static bhost_status BHOST_ABI decode_setup(void *inst, bhost_stream *s)
     }
     d->bytes = (double)ie_model_step_bytes(b->m);
     d->flops = ie_flops(&b->cfg, B, B * (C + 0.5 * d->window + 1.0), B);
-    bh_inf_metric(b, "kv_read_bytes_per_step", "B", 0,
-                  (double)B * (C + 0.5 * d->window) * 2.0 *
-                      b->cfg.n_kv_heads * b->cfg.head_dim * 4.0 *
-                      b->cfg.n_layers);
+    bh_inf_info(b, "kv_read_bytes_per_step", "B",
+                (double)B * (C + 0.5 * d->window) * 2.0 * b->cfg.n_kv_heads * b->cfg.head_dim *
+                    4.0 * b->cfg.n_layers);
     return BHOST_OK;
 }
 
@@ -174,7 +173,7 @@ static bhost_status BHOST_ABI decode_run(void *inst, bhost_stream *s,
     bh_inf_lat_report(b, &d->lat, "token_latency");
     bh_inf_report_model(b, &delta, total_ms / (double)iterations, b->batch,
                         "tpot");
-    bh_inf_metric(b, "weight_bytes_per_step", "B", 0, d->bytes);
+    bh_inf_info(b, "weight_bytes_per_step", "B", d->bytes);
     return BHOST_OK;
 }
 

@@ -44,7 +44,7 @@ static bhost_status BHOST_ABI enc_create(bhost_host *h, const bhost_backend *be,
     memset(e, 0, sizeof(*e));
     st = bh_inf_base_create(&e->b, "encode", h, be, dev);
     if (st == BHOST_OK)
-        st = bh_inf_i64(h, "seq", &seq);
+        st = bh_plugin_i64(h, IP_PREFIX, "seq", 1, 65536, &seq);
     if (st == BHOST_OK && e->b.cfg.arch != IE_ARCH_BERT)
         st = bh_plugin_fail(h, BHOST_E_SKIP, "encode: %s is a decoder",
                             e->b.cfg.name);

@@ -64,17 +64,17 @@ static bhost_status BHOST_ABI gen_create(bhost_host *h, const bhost_backend *be,
     memset(g, 0, sizeof(*g));
     st = bh_inf_base_create(&g->b, "generate", h, be, dev);
     if (st == BHOST_OK)
-        st = bh_inf_i64(h, "prompt", &prompt);
+        st = bh_plugin_i64(h, IP_PREFIX, "prompt", 1, 65536, &prompt);
     if (st == BHOST_OK)
-        st = bh_inf_i64(h, "gen", &gen);
+        st = bh_plugin_i64(h, IP_PREFIX, "gen", 1, 65536, &gen);
     if (st == BHOST_OK)
-        st = bh_inf_str(h, "sampling", mode, sizeof(mode));
+        st = bh_plugin_str(h, IP_PREFIX, "sampling", mode, sizeof(mode));
     if (st == BHOST_OK)
-        st = bh_inf_i64(h, "top_k", &top_k);
+        st = bh_plugin_i64(h, IP_PREFIX, "top_k", 0, 1 << 24, &top_k);
     if (st == BHOST_OK)
-        st = bh_inf_f64(h, "top_p", &g->top_p);
+        st = bh_plugin_f64_in(h, IP_PREFIX, "top_p", 1e-9, 1, &g->top_p);
     if (st == BHOST_OK)
-        st = bh_inf_f64(h, "temperature", &g->temp);
+        st = bh_plugin_f64_in(h, IP_PREFIX, "temperature", 1e-3, 100, &g->temp);
     if (st == BHOST_OK && g->b.cfg.arch == IE_ARCH_BERT)
         st = bh_plugin_fail(h, BHOST_E_SKIP, "generate: %s is an encoder",
                             g->b.cfg.name);
@@ -232,7 +232,7 @@ static bhost_status BHOST_ABI gen_verify(void *inst)
                               "between requests with the same seed",
                               (g->nondet_at - 1) % g->gen,
                               (g->nondet_at - 1) / g->gen);
-    bh_inf_metric(b, "deterministic", "", 1, 1);
+    bh_inf_info(b, "deterministic", "", 1);
     return bh_inf_verify_position(b, 0, ie_state_len(b->s, 0) - 1,
                                   ie_logits(b->s, 0), 1e-3);
 }

@@ -49,7 +49,7 @@ static bhost_status BHOST_ABI prefill_create(bhost_host *h,
     memset(p, 0, sizeof(*p)); /* setup() relies on zeroed fields */
     st = bh_inf_base_create(&p->b, "prefill", h, be, dev);
     if (st == BHOST_OK)
-        st = bh_inf_i64(h, "prompt", &prompt);
+        st = bh_plugin_i64(h, IP_PREFIX, "prompt", 1, 65536, &prompt);
     if (st == BHOST_OK && p->b.cfg.arch == IE_ARCH_BERT)
         st = bh_plugin_fail(h, BHOST_E_SKIP,
                             "prefill: %s is an encoder (see encode)",

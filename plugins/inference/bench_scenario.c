@@ -98,19 +98,19 @@ static bhost_status BHOST_ABI sc_create(bhost_host *h, const bhost_backend *be,
     memset(c, 0, sizeof(*c));
     st = bh_inf_base_create(&c->b, "scenario", h, be, dev);
     if (st == BHOST_OK)
-        st = bh_inf_str(h, "scenario", kind, sizeof(kind));
+        st = bh_plugin_str(h, IP_PREFIX, "scenario", kind, sizeof(kind));
     if (st == BHOST_OK)
-        st = bh_inf_i64(h, "queries", &queries);
+        st = bh_plugin_i64(h, IP_PREFIX, "queries", 1, 100000, &queries);
     if (st == BHOST_OK)
-        st = bh_inf_i64(h, "prompt", &prompt);
+        st = bh_plugin_i64(h, IP_PREFIX, "prompt", 1, 65536, &prompt);
     if (st == BHOST_OK)
-        st = bh_inf_i64(h, "gen", &gen);
+        st = bh_plugin_i64(h, IP_PREFIX, "gen", 1, 65536, &gen);
     if (st == BHOST_OK)
-        st = bh_inf_f64(h, "qps", &c->qps);
+        st = bh_plugin_f64_in(h, IP_PREFIX, "qps", 1e-3, 1e6, &c->qps);
     if (st == BHOST_OK)
-        st = bh_inf_f64(h, "latency_ms", &c->latency_ms);
+        st = bh_plugin_f64_in(h, IP_PREFIX, "latency_ms", 0, 1e9, &c->latency_ms);
     if (st == BHOST_OK)
-        st = bh_inf_str(h, "constraint", cons, sizeof(cons));
+        st = bh_plugin_str(h, IP_PREFIX, "constraint", cons, sizeof(cons));
     if (st == BHOST_OK && c->b.cfg.arch == IE_ARCH_BERT)
         st = bh_plugin_fail(h, BHOST_E_SKIP, "scenario: %s is an encoder",
                             c->b.cfg.name);
@@ -333,14 +333,14 @@ static bhost_status BHOST_ABI sc_run(void *inst, bhost_stream *s,
     bh_inf_metric(b, "tokens_per_s", "1/s", 1,
                   (double)c->queries * c->gen / ((double)span / 1e9));
     if (c->kind == SC_SERVER)
-        bh_inf_metric(b, "target_qps", "1/s", 1, c->qps);
-    bh_inf_metric(b, "constraint_percentile", "", 1, c->pct);
-    bh_inf_metric(b, "constraint_ms", "ms", 0, c->latency_ms);
+        bh_inf_info(b, "target_qps", "1/s", c->qps);
+    bh_inf_info(b, "constraint_percentile", "", c->pct);
+    bh_inf_info(b, "constraint_ms", "ms", c->latency_ms);
     bh_inf_metric(b, "constraint_value_ms", "ms", 0, at[c->cons]);
-    bh_inf_metric(b, "constraint_met", "", 1,
-                  c->latency_ms <= 0 || at[c->cons] <= c->latency_ms ? 1 : 0);
-    bh_inf_metric(b, "model_bytes", "B", 0, (double)ie_model_bytes(b->m));
-    bh_inf_metric(b, "kv_cache_bytes", "B", 0, (double)ie_state_kv_bytes(b->s));
+    bh_inf_info(b, "constraint_met", "",
+                c->latency_ms <= 0 || at[c->cons] <= c->latency_ms ? 1 : 0);
+    bh_inf_info(b, "model_bytes", "B", (double)ie_model_bytes(b->m));
+    bh_inf_info(b, "kv_cache_bytes", "B", (double)ie_state_kv_bytes(b->s));
     (void)total;
     return BHOST_OK;
 }

@@ -84,11 +84,8 @@ bhost_status bh_inf_engine_fail(ip_base *b, int code, const char *what);
 /* Reads the common parameters into b (nothing allocated). */
 bhost_status bh_inf_base_create(ip_base *b, const char *bench, bhost_host *h,
                                 const bhost_backend *be, bhost_dev *dev);
-/* Reads an I64 / F64 / STR parameter (set_error on failure). */
-bhost_status bh_inf_i64(bhost_host *h, const char *key, int64_t *out);
-bhost_status bh_inf_f64(bhost_host *h, const char *key, double *out);
-bhost_status bh_inf_str(bhost_host *h, const char *key, char *buf,
-                        uint32_t cap);
+/* The prefix of parameter messages (bh_plugin_i64 and the other readers). */
+#define IP_PREFIX "inference: "
 
 /* Starts the engine context and builds the model (first call only), then
  * a state of slots x max_ctx with max_rows rows (rebuilt when the shape
@@ -114,8 +111,12 @@ void *bh_inf_alloc(ip_base *b, size_t bytes);
 void bh_inf_free(ip_base *b, void *p);
 uint64_t bh_inf_now(const ip_base *b);
 
+/* A performance metric (higher: higher is better); a NaN is left out. */
 void bh_inf_metric(const ip_base *b, const char *name, const char *unit,
                    int higher, double value);
+/* An informational metric (a size, count or setting, never compared); a
+ * NaN is left out. */
+void bh_inf_info(const ip_base *b, const char *name, const char *unit, double value);
 
 /* Latency records. */
 bhost_status bh_inf_lat_init(ip_base *b, ip_lat *l);

@@ -3,7 +3,8 @@
  * ip_common.c -- what the inference benchmarks share: parameter reading,
  * the engine context on the case's backend device with host-accounted
  * memory, model and state construction, latency records, the model /
- * extrapolation metrics and the reference check behind verify().
+ * extrapolation metrics and the reference check behind verify()
+ * (parameters through plugins/common's typed readers).
  */
 #include "ip.h"
 
@@ -31,33 +32,6 @@ bhost_status bh_inf_engine_fail(ip_base *b, int code, const char *what)
     return bh_plugin_fail(b->h, st, "%s: %s: %s", b->bench, what, b->ctx.err);
 }
 
-bhost_status bh_inf_i64(bhost_host *h, const char *key, int64_t *out)
-{
-    if (bh_inf_api->param_i64(h, key, out) != BHOST_OK)
-        return bh_plugin_fail(h, BHOST_E_INVALID, "no I64 parameter '%s'", key);
-    return BHOST_OK;
-}
-
-bhost_status bh_inf_f64(bhost_host *h, const char *key, double *out)
-{
-    if (bh_inf_api->param_f64(h, key, out) != BHOST_OK)
-        return bh_plugin_fail(h, BHOST_E_INVALID, "no F64 parameter '%s'", key);
-    return BHOST_OK;
-}
-
-bhost_status bh_inf_str(bhost_host *h, const char *key, char *buf,
-                        uint32_t cap)
-{
-    uint32_t len = 0;
-
-    if (bh_inf_api->param_str(h, key, buf, cap, &len) != BHOST_OK)
-        return bh_plugin_fail(h, BHOST_E_INVALID, "no STR parameter '%s'", key);
-    if (len >= cap)
-        return bh_plugin_fail(h, BHOST_E_INVALID,
-                              "parameter '%s' longer than %u bytes", key, cap - 1);
-    return BHOST_OK;
-}
-
 bhost_status bh_inf_base_create(ip_base *b, const char *bench, bhost_host *h,
                                 const bhost_backend *be, bhost_dev *dev)
 {
@@ -73,28 +47,23 @@ bhost_status bh_inf_base_create(ip_base *b, const char *bench, bhost_host *h,
     if (be == NULL || dev == NULL)
         return bh_plugin_fail(h, BHOST_E_INVALID, "%s: needs a backend device",
                               bench);
-    st = bh_inf_str(h, "model", model, sizeof(model));
+    st = bh_plugin_str(h, IP_PREFIX, "model", model, sizeof(model));
     if (st == BHOST_OK)
-        st = bh_inf_i64(h, "layers", &layers);
+        st = bh_plugin_i64(h, IP_PREFIX, "layers", 0, 256, &layers);
     if (st == BHOST_OK)
-        st = bh_inf_str(h, "weights", b->weights, sizeof(b->weights));
+        st = bh_plugin_str(h, IP_PREFIX, "weights", b->weights, sizeof(b->weights));
     if (st == BHOST_OK)
-        st = bh_inf_str(h, "wtype", wtype, sizeof(wtype));
+        st = bh_plugin_str(h, IP_PREFIX, "wtype", wtype, sizeof(wtype));
     if (st == BHOST_OK)
-        st = bh_inf_str(h, "matvec", mv, sizeof(mv));
+        st = bh_plugin_str(h, IP_PREFIX, "matvec", mv, sizeof(mv));
     if (st == BHOST_OK)
-        st = bh_inf_i64(h, "threads", &threads);
+        st = bh_plugin_i64(h, IP_PREFIX, "threads", 0, 256, &threads);
     if (st == BHOST_OK)
-        st = bh_inf_i64(h, "batch", &batch);
+        st = bh_plugin_i64(h, IP_PREFIX, "batch", 1, 64, &batch);
     if (st != BHOST_OK)
         return st;
     if (ie_preset(model, &b->cfg) != IE_OK)
-        return bh_plugin_fail(h, BHOST_E_INVALID, "%s: unknown model '%s'", bench,
-                              model);
-    if (layers < 0 || layers > 256 || threads < 0 || threads > 256 ||
-        batch < 1 || batch > 64)
-        return bh_plugin_fail(h, BHOST_E_INVALID,
-                              "%s: layers, threads or batch out of range", bench);
+        return bh_plugin_fail(h, BHOST_E_INVALID, "%s: unknown model '%s'", bench, model);
     if (layers > 0)
         b->cfg.n_layers = (int)layers;
     b->wtype = strcmp(wtype, "bf16") == 0   ? IE_W_BF16
@@ -219,10 +188,14 @@ void bh_inf_metric(const ip_base *b, const char *name, const char *unit,
                    int higher, double value)
 {
     if (value == value)
-        bh_inf_api->report_metric(b->h, name, unit,
-                                  higher ? BHOST_HIGHER_IS_BETTER
-                                         : BHOST_LOWER_IS_BETTER,
-                                  value);
+        bh_plugin_metric(b->h, name, unit, higher ? BHOST_HIGHER_IS_BETTER : BHOST_LOWER_IS_BETTER,
+                         value);
+}
+
+void bh_inf_info(const ip_base *b, const char *name, const char *unit, double value)
+{
+    if (value == value)
+        bh_plugin_metric_info(b->h, name, unit, value);
 }
 
 bhost_status bh_inf_lat_init(ip_base *b, ip_lat *l)
@@ -285,11 +258,11 @@ void bh_inf_report_model(ip_base *b, const ie_stats *d, double unit_ms,
     double layer_ms, rest_ms, full_ms, per_fwd;
     char name[64];
 
-    bh_inf_metric(b, "model_bytes", "B", 0, model);
-    bh_inf_metric(b, "kv_cache_bytes", "B", 0, (double)ie_state_kv_bytes(b->s));
-    bh_inf_metric(b, "layers_run", "", 1, c->n_layers);
-    bh_inf_metric(b, "layers_full", "", 1, c->n_layers_full);
-    bh_inf_metric(b, "threads", "", 1, b->threads);
+    bh_inf_info(b, "model_bytes", "B", model);
+    bh_inf_info(b, "kv_cache_bytes", "B", (double)ie_state_kv_bytes(b->s));
+    bh_inf_info(b, "layers_run", "", c->n_layers);
+    bh_inf_info(b, "layers_full", "", c->n_layers_full);
+    bh_inf_info(b, "threads", "", b->threads);
     if (d->forwards == 0 || d->layer_runs == 0 || unit_ms <= 0)
         return;
     /* one unit is unit_ms; per forward: layers + the rest */
@@ -297,8 +270,7 @@ void bh_inf_report_model(ip_base *b, const ie_stats *d, double unit_ms,
     layer_ms = (double)d->layer_ns / 1e6 / (double)d->layer_runs;
     rest_ms = per_fwd - layer_ms * c->n_layers;
     bh_inf_metric(b, "layer_ms", "ms", 0, layer_ms);
-    bh_inf_metric(b, "gemm_fraction", "", 1,
-                  d->total_ns ? (double)d->gemm_ns / (double)d->total_ns : 0);
+    bh_inf_info(b, "gemm_fraction", "", d->total_ns ? (double)d->gemm_ns / (double)d->total_ns : 0);
     if (c->n_layers >= c->n_layers_full)
         return;
     /* scale the unit time by (rest + L_full layers) / (rest + L layers) */
@@ -308,11 +280,9 @@ void bh_inf_report_model(ip_base *b, const ie_stats *d, double unit_ms,
     bh_inf_metric(b, name, "ms", 0, full_ms);
     snprintf(name, sizeof(name), "extrap_%s_tokens_per_s", what);
     bh_inf_metric(b, name, "1/s", 1, tokens / (full_ms / 1e3));
-    bh_inf_metric(b, "extrap_model_bytes", "B", 0,
-                  model + layer * (c->n_layers_full - c->n_layers));
-    bh_inf_metric(b, "extrap_kv_cache_bytes", "B", 0,
-                  (double)ie_state_kv_bytes(b->s) * c->n_layers_full /
-                      c->n_layers);
+    bh_inf_info(b, "extrap_model_bytes", "B", model + layer * (c->n_layers_full - c->n_layers));
+    bh_inf_info(b, "extrap_kv_cache_bytes", "B",
+                (double)ie_state_kv_bytes(b->s) * c->n_layers_full / c->n_layers);
 }
 
 bhost_status bh_inf_verify_position(ip_base *b, int slot, int pos,
@@ -324,8 +294,9 @@ bhost_status bh_inf_verify_position(ip_base *b, int slot, int pos,
 
     if (rc != IE_OK)
         return bh_inf_engine_fail(b, rc, "verify");
-    bh_inf_metric(b, "verify_out_rel_err", "", 0, res.out_err);
-    bh_inf_metric(b, "verify_kv_rel_err", "", 0, res.kv_err);
+    /* Held against the tolerance this check applies (section 6.2). */
+    bh_plugin_metric_error(b->h, "verify_out_rel_err", "", res.out_err, tol);
+    bh_plugin_metric_error(b->h, "verify_kv_rel_err", "", res.kv_err, tol);
     if (!(res.out_err <= tol) || !(res.kv_err <= tol))
         return bh_plugin_fail(b->h, BHOST_E_VERIFY,
                               "%s: slot %d position %d: %s differ from the "
