@@ -53,7 +53,7 @@ static bhost_status BHOST_ABI roof_create(bhost_host *h, const bhost_backend *be
     r->h = h;
     st = bh_optim_threads_isa(h, &r->threads);
     if (st == BHOST_OK)
-        st = bh_optim_i64(h, "elements", 1024, 1 << 30, &n);
+        st = bh_plugin_i64(h, BH_OPTIM_PREFIX, "elements", 1024, 1 << 30, &n);
     if (st != BHOST_OK) {
         free(r);
         return st;
@@ -128,9 +128,8 @@ static bhost_status BHOST_ABI roof_verify(void *inst)
         if (r->a[i] != B0 + S * C0)
             return bh_optim_fail(r->h, BHOST_E_VERIFY, "triad a[%zu] = %g, want %g",
                                  i, r->a[i], B0 + S * C0);
-    (void)bh_optim_api->report_metric(r->h, "roof.bandwidth_bytes_per_s", "B/s",
-                                      BHOST_HIGHER_IS_BETTER,
-                                      bh_rates_median(&r->rates));
+    bh_plugin_metric(r->h, "roof.bandwidth_bytes_per_s", "B/s", BHOST_HIGHER_IS_BETTER,
+                     bh_rates_median(&r->rates));
     return BHOST_OK;
 }
 

@@ -37,14 +37,14 @@ static bhost_status BHOST_ABI sched_create(bhost_host *h, const bhost_backend *b
     double lr;
     int kind;
     sched_inst *x;
-    bhost_status st = bh_optim_str(h, "schedule", name, sizeof(name));
+    bhost_status st = bh_plugin_str(h, BH_OPTIM_PREFIX, "schedule", name, sizeof(name));
 
     (void)be;
     (void)dev;
     if (st == BHOST_OK)
-        st = bh_optim_i64(h, "total_steps", 16, INT64_MAX, &total);
+        st = bh_plugin_i64(h, BH_OPTIM_PREFIX, "total_steps", 16, INT64_MAX, &total);
     if (st == BHOST_OK)
-        st = bh_optim_f64(h, "lr", 0, 100, &lr);
+        st = bh_plugin_f64_in(h, BH_OPTIM_PREFIX, "lr", 0, 100, &lr);
     if (st != BHOST_OK)
         return st;
     kind = opt_sched_from_name(name);
@@ -100,7 +100,7 @@ static bhost_status BHOST_ABI sched_verify(void *inst)
                              "%s step %llu: lr %.17g, closed form %.17g",
                              opt_sched_name(x->cfg.kind),
                              (unsigned long long)x->s.t, x->s.lr, want);
-    bh_optim_metric(x->h, "lr", "", 0, x->s.lr);
+    bh_plugin_metric_info(x->h, "lr", "", x->s.lr);
     return BHOST_OK;
 }
 

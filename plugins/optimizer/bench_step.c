@@ -162,13 +162,13 @@ static bhost_status create_common(bhost_host *h, int zero, void **out)
     if (st == BHOST_OK)
         st = bh_optim_threads_isa(h, &s->threads);
     if (st == BHOST_OK)
-        st = bh_optim_i64(h, "ranks", zero ? 1 : 0, 65536, &ranks);
+        st = bh_plugin_i64(h, BH_OPTIM_PREFIX, "ranks", zero ? 1 : 0, 65536, &ranks);
     if (st == BHOST_OK)
-        st = bh_optim_i64(h, "rank", 0, 65535, &rank);
+        st = bh_plugin_i64(h, BH_OPTIM_PREFIX, "rank", 0, 65535, &rank);
     if (st == BHOST_OK)
-        st = bh_optim_i64(h, "max_memory_mb", 1, 1 << 24, &mb);
+        st = bh_plugin_i64(h, BH_OPTIM_PREFIX, "max_memory_mb", 1, 1 << 24, &mb);
     if (st == BHOST_OK && zero)
-        st = bh_optim_i64(h, "stage", 0, 3, &stage);
+        st = bh_plugin_i64(h, BH_OPTIM_PREFIX, "stage", 0, 3, &stage);
     if (st == BHOST_OK)
         st = full_sizes(s, &full, &n);
     if (st == BHOST_OK) {
@@ -216,33 +216,30 @@ static void report(const step_inst *s)
     bhost_host *h = s->h;
     double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
 
-    bh_optim_metric(h, "params_updated", "", 0, (double)s->run_params);
-    bh_optim_metric(h, "model_params", "", 0, (double)s->model_params);
-    bh_optim_metric(h, "tensors", "", 0, (double)s->count);
-    bh_optim_metric(h, "shard_ranks", "", 0, (double)s->ranks);
-    bh_optim_metric(h, "shard_rank", "", 0, (double)s->rank);
-    bh_optim_metric(h, "state_bytes_per_param", "B", 1,
-                    opt_state_bytes_per_param(&c->hp, c->dtype));
-    bh_optim_metric(h, "traffic_bytes_per_param", "B", 1,
-                    bh_optim_iter_bytes(c, 1));
-    bh_optim_metric(h, "memory_bytes_per_param", "B", 1,
-                    bh_optim_set_bytes_per_param(c));
-    bh_optim_metric(h, "rank_memory_bytes", "B", 1, s->set.bytes);
+    bh_plugin_metric_info(h, "params_updated", "", (double)s->run_params);
+    bh_plugin_metric_info(h, "model_params", "", (double)s->model_params);
+    bh_plugin_metric_info(h, "tensors", "", (double)s->count);
+    bh_plugin_metric_info(h, "shard_ranks", "", (double)s->ranks);
+    bh_plugin_metric_info(h, "shard_rank", "", (double)s->rank);
+    bh_plugin_metric_info(h, "state_bytes_per_param", "B",
+                          opt_state_bytes_per_param(&c->hp, c->dtype));
+    bh_plugin_metric_info(h, "traffic_bytes_per_param", "B", bh_optim_iter_bytes(c, 1));
+    bh_plugin_metric_info(h, "memory_bytes_per_param", "B", bh_optim_set_bytes_per_param(c));
+    bh_plugin_metric_info(h, "rank_memory_bytes", "B", s->set.bytes);
     if (!s->zero)
         return;
-    bh_optim_metric(h, "zero.stage", "", 0, (double)z->stage);
-    bh_optim_metric(h, "zero.ranks", "", 0, (double)z->ranks);
-    bh_optim_metric(h, "zero.shard_params", "", 0, (double)z->shard);
-    bh_optim_metric(h, "zero.rank_memory_bytes", "B", 1, z->mem_total);
-    bh_optim_metric(h, "zero.rank_param_bytes", "B", 1, z->mem_params);
-    bh_optim_metric(h, "zero.rank_grad_bytes", "B", 1, z->mem_grads);
-    bh_optim_metric(h, "zero.rank_state_bytes", "B", 1, z->mem_state);
-    bh_optim_metric(h, "zero.all_reduce_bytes", "B", 1, z->all_reduce_bytes);
-    bh_optim_metric(h, "zero.reduce_scatter_bytes", "B", 1, z->reduce_scatter_bytes);
-    bh_optim_metric(h, "zero.all_gather_bytes", "B", 1, z->all_gather_bytes);
-    bh_optim_metric(h, "zero.comm_bytes_per_rank", "B", 1, z->comm_bytes);
-    bh_optim_metric(h, "zero.fits_this_machine", "0/1", 0,
-                    z->mem_total <= phys ? 1 : 0);
+    bh_plugin_metric_info(h, "zero.stage", "", (double)z->stage);
+    bh_plugin_metric_info(h, "zero.ranks", "", (double)z->ranks);
+    bh_plugin_metric_info(h, "zero.shard_params", "", (double)z->shard);
+    bh_plugin_metric_info(h, "zero.rank_memory_bytes", "B", z->mem_total);
+    bh_plugin_metric_info(h, "zero.rank_param_bytes", "B", z->mem_params);
+    bh_plugin_metric_info(h, "zero.rank_grad_bytes", "B", z->mem_grads);
+    bh_plugin_metric_info(h, "zero.rank_state_bytes", "B", z->mem_state);
+    bh_plugin_metric_info(h, "zero.all_reduce_bytes", "B", z->all_reduce_bytes);
+    bh_plugin_metric_info(h, "zero.reduce_scatter_bytes", "B", z->reduce_scatter_bytes);
+    bh_plugin_metric_info(h, "zero.all_gather_bytes", "B", z->all_gather_bytes);
+    bh_plugin_metric_info(h, "zero.comm_bytes_per_rank", "B", z->comm_bytes);
+    bh_plugin_metric_info(h, "zero.fits_this_machine", "0/1", z->mem_total <= phys ? 1 : 0);
 }
 
 /* Starts the pool, allocates and fills the set, picks the sample, starts

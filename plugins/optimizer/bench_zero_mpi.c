@@ -117,19 +117,19 @@ static bhost_status BHOST_ABI mpi_create(bhost_host *h, const bhost_backend *be,
     m->h = h;
     m->pid = -1;
     m->to_child = m->from_child = -1;
-    st = bh_optim_i64(h, "params", 64, INT64_MAX, &m->params);
+    st = bh_plugin_i64(h, BH_OPTIM_PREFIX, "params", 64, INT64_MAX, &m->params);
     if (st == BHOST_OK)
-        st = bh_optim_i64(h, "stage", 0, 3, &m->stage);
+        st = bh_plugin_i64(h, BH_OPTIM_PREFIX, "stage", 0, 3, &m->stage);
     if (st == BHOST_OK)
-        st = bh_optim_i64(h, "np", 1, 64, &m->np);
+        st = bh_plugin_i64(h, BH_OPTIM_PREFIX, "np", 1, 64, &m->np);
     if (st == BHOST_OK)
-        st = bh_optim_i64(h, "timeout_s", 1, 3600, &m->timeout_s);
+        st = bh_plugin_i64(h, BH_OPTIM_PREFIX, "timeout_s", 1, 3600, &m->timeout_s);
     if (st == BHOST_OK)
-        st = bh_optim_str(h, "dtype", m->dtype, sizeof(m->dtype));
+        st = bh_plugin_str(h, BH_OPTIM_PREFIX, "dtype", m->dtype, sizeof(m->dtype));
     if (st == BHOST_OK)
-        st = bh_optim_str(h, "optimizer", m->optimizer, sizeof(m->optimizer));
+        st = bh_plugin_str(h, BH_OPTIM_PREFIX, "optimizer", m->optimizer, sizeof(m->optimizer));
     if (st == BHOST_OK)
-        st = bh_optim_str(h, "mpirun", launcher, sizeof(launcher));
+        st = bh_plugin_str(h, BH_OPTIM_PREFIX, "mpirun", launcher, sizeof(launcher));
     if (st == BHOST_OK && (m->tool = tool_path()) == NULL)
         st = bh_optim_fail(h, BHOST_E_SKIP,
                            "built without MPI: install libopenmpi-dev and "
@@ -333,15 +333,14 @@ static bhost_status BHOST_ABI mpi_setup(void *inst, bhost_stream *s)
     opt_zero_plan_make((unsigned)m->stage, (unsigned)ranks, (uint64_t)m->params, ds,
                        ds, opt_state_bytes_per_param(&hp, ds == 4 ? OPT_F32 : OPT_BF16),
                        16, &m->plan);
-    bh_optim_metric(m->h, "mpi.ranks", "", 0, ranks);
-    bh_optim_metric(m->h, "zero.stage", "", 0, (double)m->stage);
-    bh_optim_metric(m->h, "zero.shard_params", "", 0, (double)shard);
-    bh_optim_metric(m->h, "zero.rank_memory_bytes", "B", 1, mem);
-    bh_optim_metric(m->h, "zero.reduce_scatter_bytes", "B", 1,
-                    m->plan.reduce_scatter_bytes);
-    bh_optim_metric(m->h, "zero.all_gather_bytes", "B", 1, m->plan.all_gather_bytes);
-    bh_optim_metric(m->h, "zero.all_reduce_bytes", "B", 1, m->plan.all_reduce_bytes);
-    bh_optim_metric(m->h, "zero.comm_bytes_per_rank", "B", 1, m->plan.comm_bytes);
+    bh_plugin_metric_info(m->h, "mpi.ranks", "", ranks);
+    bh_plugin_metric_info(m->h, "zero.stage", "", (double)m->stage);
+    bh_plugin_metric_info(m->h, "zero.shard_params", "", (double)shard);
+    bh_plugin_metric_info(m->h, "zero.rank_memory_bytes", "B", mem);
+    bh_plugin_metric_info(m->h, "zero.reduce_scatter_bytes", "B", m->plan.reduce_scatter_bytes);
+    bh_plugin_metric_info(m->h, "zero.all_gather_bytes", "B", m->plan.all_gather_bytes);
+    bh_plugin_metric_info(m->h, "zero.all_reduce_bytes", "B", m->plan.all_reduce_bytes);
+    bh_plugin_metric_info(m->h, "zero.comm_bytes_per_rank", "B", m->plan.comm_bytes);
     return BHOST_OK;
 }
 
@@ -387,19 +386,23 @@ static bhost_status BHOST_ABI mpi_verify(void *inst)
         return st;
     if (strncmp(line, "ok", 2) != 0)
         return bh_optim_fail(m->h, BHOST_E_VERIFY, "zero.mpi: %s", line);
-    bh_optim_metric(m->h, "mpi.reduce_scatter_ns_per_step", "ns", 1, m->rs_ns / steps);
-    bh_optim_metric(m->h, "mpi.all_gather_ns_per_step", "ns", 1, m->ag_ns / steps);
-    bh_optim_metric(m->h, "mpi.all_reduce_ns_per_step", "ns", 1, m->ar_ns / steps);
-    bh_optim_metric(m->h, "mpi.update_ns_per_step", "ns", 1, m->upd_ns / steps);
+    bh_plugin_metric(m->h, "mpi.reduce_scatter_ns_per_step", "ns", BHOST_LOWER_IS_BETTER,
+                     m->rs_ns / steps);
+    bh_plugin_metric(m->h, "mpi.all_gather_ns_per_step", "ns", BHOST_LOWER_IS_BETTER,
+                     m->ag_ns / steps);
+    bh_plugin_metric(m->h, "mpi.all_reduce_ns_per_step", "ns", BHOST_LOWER_IS_BETTER,
+                     m->ar_ns / steps);
+    bh_plugin_metric(m->h, "mpi.update_ns_per_step", "ns", BHOST_LOWER_IS_BETTER,
+                     m->upd_ns / steps);
     if (m->rs_ns > 0)
-        bh_optim_metric(m->h, "mpi.reduce_scatter_bytes_per_s", "B/s", 0,
-                        m->plan.reduce_scatter_bytes * steps / (m->rs_ns * 1e-9));
+        bh_plugin_metric(m->h, "mpi.reduce_scatter_bytes_per_s", "B/s", BHOST_HIGHER_IS_BETTER,
+                         m->plan.reduce_scatter_bytes * steps / (m->rs_ns * 1e-9));
     if (m->ag_ns > 0)
-        bh_optim_metric(m->h, "mpi.all_gather_bytes_per_s", "B/s", 0,
-                        m->plan.all_gather_bytes * steps / (m->ag_ns * 1e-9));
+        bh_plugin_metric(m->h, "mpi.all_gather_bytes_per_s", "B/s", BHOST_HIGHER_IS_BETTER,
+                         m->plan.all_gather_bytes * steps / (m->ag_ns * 1e-9));
     if (m->ar_ns > 0)
-        bh_optim_metric(m->h, "mpi.all_reduce_bytes_per_s", "B/s", 0,
-                        m->plan.all_reduce_bytes * steps / (m->ar_ns * 1e-9));
+        bh_plugin_metric(m->h, "mpi.all_reduce_bytes_per_s", "B/s", BHOST_HIGHER_IS_BETTER,
+                         m->plan.all_reduce_bytes * steps / (m->ar_ns * 1e-9));
     return BHOST_OK;
 }
 

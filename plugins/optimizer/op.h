@@ -44,22 +44,9 @@ extern const bhost_bench_desc bh_optim_roof;
 bhost_status bh_optim_fail(bhost_host *h, bhost_status st, const char *fmt,
                            ...) BH_PRINTF(3, 4);
 
-/* Reads I64 parameter key into *out and checks it lies in [lo, hi].
- * [instance] */
-bhost_status bh_optim_i64(bhost_host *h, const char *key, int64_t lo,
-                          int64_t hi, int64_t *out);
-/* Reads F64 parameter key into *out and checks it lies in [lo, hi]. */
-bhost_status bh_optim_f64(bhost_host *h, const char *key, double lo,
-                          double hi, double *out);
-/* Copies STR parameter key into buf (cap bytes); BHOST_E_INVALID when it
- * does not fit. [instance] */
-bhost_status bh_optim_str(bhost_host *h, const char *key, char *buf,
-                          uint32_t cap);
-
-/* Reports a metric, ignoring the host's answer (metrics are extras);
- * lower != 0: lower is better. [instance] */
-void bh_optim_metric(bhost_host *h, const char *name, const char *unit,
-                     int lower, double value);
+/* The prefix of the optimizer's messages, for plugins/common's parameter
+ * readers (bh_plugin_i64, bh_plugin_f64_in, bh_plugin_str). */
+#define BH_OPTIM_PREFIX "optimizer: "
 
 /* Reads "threads" (0 = every CPU this process may use, or
  * BHOST_CPU_THREADS) and "isa" (auto or a level name, applied

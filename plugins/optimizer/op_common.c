@@ -25,58 +25,15 @@ bhost_status bh_optim_fail(bhost_host *h, bhost_status st, const char *fmt, ...)
     return st;
 }
 
-bhost_status bh_optim_i64(bhost_host *h, const char *key, int64_t lo,
-                          int64_t hi, int64_t *out)
-{
-    if (bh_optim_api->param_i64(h, key, out) != BHOST_OK)
-        return bh_optim_fail(h, BHOST_E_INVALID, "no integer parameter '%s'", key);
-    if (*out < lo || *out > hi)
-        return bh_optim_fail(h, BHOST_E_INVALID,
-                             "%s=%lld outside [%lld, %lld]", key,
-                             (long long)*out, (long long)lo, (long long)hi);
-    return BHOST_OK;
-}
-
-bhost_status bh_optim_f64(bhost_host *h, const char *key, double lo,
-                          double hi, double *out)
-{
-    if (bh_optim_api->param_f64(h, key, out) != BHOST_OK)
-        return bh_optim_fail(h, BHOST_E_INVALID, "no number parameter '%s'", key);
-    if (!(*out >= lo && *out <= hi))
-        return bh_optim_fail(h, BHOST_E_INVALID, "%s=%g outside [%g, %g]", key,
-                             *out, lo, hi);
-    return BHOST_OK;
-}
-
-bhost_status bh_optim_str(bhost_host *h, const char *key, char *buf,
-                          uint32_t cap)
-{
-    uint32_t len = 0;
-
-    if (bh_optim_api->param_str(h, key, buf, cap, &len) != BHOST_OK)
-        return bh_optim_fail(h, BHOST_E_INVALID, "no string parameter '%s'", key);
-    if (len >= cap)
-        return bh_optim_fail(h, BHOST_E_INVALID, "%s is too long", key);
-    return BHOST_OK;
-}
-
-void bh_optim_metric(bhost_host *h, const char *name, const char *unit,
-                     int lower, double value)
-{
-    (void)bh_optim_api->report_metric(
-        h, name, unit, lower ? BHOST_LOWER_IS_BETTER : BHOST_HIGHER_IS_BETTER,
-        value);
-}
-
 bhost_status bh_optim_threads_isa(bhost_host *h, unsigned *threads)
 {
     char isa[16];
     int64_t t;
     int level;
-    bhost_status st = bh_optim_i64(h, "threads", 0, 256, &t);
+    bhost_status st = bh_plugin_i64(h, BH_OPTIM_PREFIX, "threads", 0, 256, &t);
 
     if (st == BHOST_OK)
-        st = bh_optim_str(h, "isa", isa, sizeof(isa));
+        st = bh_plugin_str(h, BH_OPTIM_PREFIX, "isa", isa, sizeof(isa));
     if (st != BHOST_OK)
         return st;
     level = strcmp(isa, "auto") == 0 ? -1 : opt_isa_from_name(isa);
@@ -86,9 +43,8 @@ bhost_status bh_optim_threads_isa(bhost_host *h, unsigned *threads)
         return bh_optim_fail(h, BHOST_E_UNSUPPORTED, "this CPU lacks %s", isa);
     opt_isa_limit(level);
     *threads = t == 0 ? bh_plugin_cpu_threads() : (unsigned)t;
-    bh_optim_metric(h, "threads", "", 0, (double)*threads);
-    bh_optim_metric(h, "isa_level", "0=portable 1=avx2 2=avx512", 0,
-                    (double)opt_isa());
+    bh_plugin_metric_info(h, "threads", "", (double)*threads);
+    bh_plugin_metric_info(h, "isa_level", "0=portable 1=avx2 2=avx512", (double)opt_isa());
     return BHOST_OK;
 }
 

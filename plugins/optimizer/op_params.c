@@ -37,22 +37,22 @@ static bhost_status read_hparams(bhost_host *h, bh_optim_cfg *cfg)
     double lr, wd, mom, damp, clip;
     int64_t nesterov, centered;
     int kind;
-    bhost_status st = bh_optim_str(h, "optimizer", name, sizeof(name));
+    bhost_status st = bh_plugin_str(h, BH_OPTIM_PREFIX, "optimizer", name, sizeof(name));
 
     if (st == BHOST_OK)
-        st = bh_optim_f64(h, "lr", 0, 100, &lr);
+        st = bh_plugin_f64_in(h, BH_OPTIM_PREFIX, "lr", 0, 100, &lr);
     if (st == BHOST_OK)
-        st = bh_optim_f64(h, "weight_decay", -1, 10, &wd);
+        st = bh_plugin_f64_in(h, BH_OPTIM_PREFIX, "weight_decay", -1, 10, &wd);
     if (st == BHOST_OK)
-        st = bh_optim_f64(h, "momentum", 0, 0.999999, &mom);
+        st = bh_plugin_f64_in(h, BH_OPTIM_PREFIX, "momentum", 0, 0.999999, &mom);
     if (st == BHOST_OK)
-        st = bh_optim_f64(h, "dampening", 0, 1, &damp);
+        st = bh_plugin_f64_in(h, BH_OPTIM_PREFIX, "dampening", 0, 1, &damp);
     if (st == BHOST_OK)
-        st = bh_optim_f64(h, "max_grad_norm", 0, 1e30, &clip);
+        st = bh_plugin_f64_in(h, BH_OPTIM_PREFIX, "max_grad_norm", 0, 1e30, &clip);
     if (st == BHOST_OK)
-        st = bh_optim_i64(h, "nesterov", 0, 1, &nesterov);
+        st = bh_plugin_i64(h, BH_OPTIM_PREFIX, "nesterov", 0, 1, &nesterov);
     if (st == BHOST_OK)
-        st = bh_optim_i64(h, "centered", 0, 1, &centered);
+        st = bh_plugin_i64(h, BH_OPTIM_PREFIX, "centered", 0, 1, &centered);
     if (st != BHOST_OK)
         return st;
     kind = opt_kind_from_name(name);
@@ -79,23 +79,23 @@ static bhost_status read_shape(bhost_host *h, bh_optim_cfg *cfg)
 {
     char dtype[8], layout[16];
     int64_t params, tensors, acc, inter;
-    bhost_status st = bh_optim_str(h, "dtype", dtype, sizeof(dtype));
+    bhost_status st = bh_plugin_str(h, BH_OPTIM_PREFIX, "dtype", dtype, sizeof(dtype));
 
     if (st == BHOST_OK)
-        st = bh_optim_i64(h, "interleave", 0, 1, &inter);
+        st = bh_plugin_i64(h, BH_OPTIM_PREFIX, "interleave", 0, 1, &inter);
 
     if (st == BHOST_OK)
-        st = bh_optim_str(h, "layout", layout, sizeof(layout));
+        st = bh_plugin_str(h, BH_OPTIM_PREFIX, "layout", layout, sizeof(layout));
     if (st == BHOST_OK)
-        st = bh_optim_str(h, "model", cfg->model, sizeof(cfg->model));
+        st = bh_plugin_str(h, BH_OPTIM_PREFIX, "model", cfg->model, sizeof(cfg->model));
     if (st == BHOST_OK)
-        st = bh_optim_i64(h, "params", 1, INT64_MAX, &params);
+        st = bh_plugin_i64(h, BH_OPTIM_PREFIX, "params", 1, INT64_MAX, &params);
     if (st == BHOST_OK)
-        st = bh_optim_i64(h, "tensors", 1, 100000000, &tensors);
+        st = bh_plugin_i64(h, BH_OPTIM_PREFIX, "tensors", 1, 100000000, &tensors);
     if (st == BHOST_OK)
-        st = bh_optim_i64(h, "accumulation", 1, 1024, &acc);
+        st = bh_plugin_i64(h, BH_OPTIM_PREFIX, "accumulation", 1, 1024, &acc);
     if (st == BHOST_OK)
-        st = bh_optim_f64(h, "loss_scale", 1, 1e9, &cfg->loss_scale);
+        st = bh_plugin_f64_in(h, BH_OPTIM_PREFIX, "loss_scale", 1, 1e9, &cfg->loss_scale);
     if (st != BHOST_OK)
         return st;
     cfg->dtype = opt_dtype_from_name(dtype);
@@ -129,10 +129,10 @@ static bhost_status read_sched(bhost_host *h, bh_optim_cfg *cfg)
     char name[24];
     int64_t total;
     int kind;
-    bhost_status st = bh_optim_str(h, "schedule", name, sizeof(name));
+    bhost_status st = bh_plugin_str(h, BH_OPTIM_PREFIX, "schedule", name, sizeof(name));
 
     if (st == BHOST_OK)
-        st = bh_optim_i64(h, "total_steps", 16, INT64_MAX, &total);
+        st = bh_plugin_i64(h, BH_OPTIM_PREFIX, "total_steps", 16, INT64_MAX, &total);
     if (st != BHOST_OK)
         return st;
     kind = opt_sched_from_name(name);
