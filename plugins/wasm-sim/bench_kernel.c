@@ -131,11 +131,11 @@ static bhost_status read_shape(kinst *d)
 
     d->k = 1;
     if (d->kind == K_AXPY || d->kind == K_DOT) {
-        st = ws_i64(d->h, "n", 1, 1 << 26, &n);
+        st = bh_plugin_i64(d->h, WS_PREFIX, "n", 1, 1 << 26, &n);
     } else if (d->kind == K_SOFTMAX) {
-        st = ws_i64(d->h, "rows", 1, 1 << 16, &m);
+        st = bh_plugin_i64(d->h, WS_PREFIX, "rows", 1, 1 << 16, &m);
         if (st == BHOST_OK)
-            st = ws_i64(d->h, "cols", 1, 1 << 20, &n);
+            st = bh_plugin_i64(d->h, WS_PREFIX, "cols", 1, 1 << 20, &n);
         if (st == BHOST_OK && m * n > (1 << 26))
             st = ws_fail(d->h, BHOST_E_INVALID,
                          "softmax: rows x cols above 2^26");
@@ -166,7 +166,7 @@ static bhost_status k_create(bhost_host *h, const bhost_backend *be,
     if (st == BHOST_OK)
         st = read_shape(d);
     if (st == BHOST_OK)
-        st = ws_i64(h, "oob", 0, 1, &oob);
+        st = bh_plugin_i64(h, WS_PREFIX, "oob", 0, 1, &oob);
     d->oob = (int)oob;
     if (st == BHOST_OK && d->oob && d->mode == WS_NATIVE)
         st = ws_fail(h, BHOST_E_SKIP, "oob applies to the wasm modes only");

@@ -88,41 +88,40 @@ static void BHOST_ABI m_destroy(void *inst);
 /* Reads the parameters of d's kind. */
 static bhost_status read_params(minst *d)
 {
-    bhost_status st = ws_choice(d->h, "memcheck", ws_memcheck_names,
-                                &d->guard);
+    bhost_status st = bh_plugin_choice(d->h, WS_PREFIX, "memcheck", ws_memcheck_names, &d->guard);
     int64_t v = 0;
 
     if (st != BHOST_OK)
         return st;
     switch (d->kind) {
     case B_GROW:
-        st = ws_i64(d->h, "pages", 1, 32768, &v);
+        st = bh_plugin_i64(d->h, WS_PREFIX, "pages", 1, 32768, &v);
         d->pages = (uint32_t)v;
         if (st == BHOST_OK)
-            st = ws_i64(d->h, "touch", 0, 1, &v);
+            st = bh_plugin_i64(d->h, WS_PREFIX, "touch", 0, 1, &v);
         d->touch = (int)v;
         break;
     case B_CHURN:
-        st = ws_i64(d->h, "ops", 1, 1 << 24, &v);
+        st = bh_plugin_i64(d->h, WS_PREFIX, "ops", 1, 1 << 24, &v);
         d->ops = (uint32_t)v;
         if (st == BHOST_OK)
-            st = ws_i64(d->h, "max_size", 1, 1 << 20, &v);
+            st = bh_plugin_i64(d->h, WS_PREFIX, "max_size", 1, 1 << 20, &v);
         d->max_size = (uint32_t)v;
         if (st == BHOST_OK)
-            st = ws_choice(d->h, "mode", churn_modes, &d->mode);
+            st = bh_plugin_choice(d->h, WS_PREFIX, "mode", churn_modes, &d->mode);
         if (st == BHOST_OK && d->mode == WS_NATIVE && d->guard)
             st = ws_fail(d->h, BHOST_E_SKIP,
                          "memcheck applies to the wasm modes only");
         break;
     case B_CEILING:
-        st = ws_i64(d->h, "step", 1, 65535, &v);
+        st = bh_plugin_i64(d->h, WS_PREFIX, "step", 1, 65535, &v);
         d->step = (uint32_t)v;
         break;
     default:
-        st = ws_i64(d->h, "bytes", 1, 1 << 30, &v);
+        st = bh_plugin_i64(d->h, WS_PREFIX, "bytes", 1, 1 << 30, &v);
         d->bytes = (size_t)v;
         if (st == BHOST_OK)
-            st = ws_choice(d->h, "direction", dirs, &d->dir_out);
+            st = bh_plugin_choice(d->h, WS_PREFIX, "direction", dirs, &d->dir_out);
     }
     return st;
 }
@@ -386,18 +385,15 @@ static bhost_status verify_churn(minst *d)
         return st;
     ns = wk_heap_stat(4);
     same &= ws == ns;
-    ws_api->report_metric(d->h, "verify.bit_exact", "", BHOST_HIGHER_IS_BETTER,
-                          same ? 1.0 : 0.0);
+    bh_plugin_metric_info(d->h, "verify.bit_exact", "", same ? 1.0 : 0.0);
     if (!same)
         return ws_fail(d->h, BHOST_E_VERIFY,
                        "churn: wasm and native allocators disagree (hash "
                        "%08x vs %08x, heap %u vs %u bytes)",
                        wh[0], nh[0], ws, ns);
-    ws_api->report_metric(d->h, "heap.bytes", "B", BHOST_LOWER_IS_BETTER, ns);
-    ws_api->report_metric(d->h, "heap.extensions", "", BHOST_LOWER_IS_BETTER,
-                          wk_heap_stat(5));
-    ws_api->report_metric(d->h, "heap.free_blocks", "", BHOST_LOWER_IS_BETTER,
-                          wk_heap_stat(3));
+    bh_plugin_metric_info(d->h, "heap.bytes", "B", ns);
+    bh_plugin_metric_info(d->h, "heap.extensions", "", wk_heap_stat(5));
+    bh_plugin_metric_info(d->h, "heap.free_blocks", "", wk_heap_stat(3));
     return BHOST_OK;
 }
 
@@ -417,24 +413,18 @@ static bhost_status verify_grow(minst *d)
         return ws_fail(d->h, BHOST_E_VERIFY,
                        "grow: new pages are not zero-filled");
     if (d->grown_pages)
-        ws_api->report_metric(d->h, "grow.ns_per_page", "ns",
-                              BHOST_LOWER_IS_BETTER,
-                              (double)d->grow_ns / (double)d->grown_pages);
+        bh_plugin_metric(d->h, "grow.ns_per_page", "ns", BHOST_LOWER_IS_BETTER,
+                         (double)d->grow_ns / (double)d->grown_pages);
     return BHOST_OK;
 }
 
 static bhost_status verify_ceiling(minst *d)
 {
-    ws_api->report_metric(d->h, "ceiling.pages", "", BHOST_HIGHER_IS_BETTER,
-                          d->reached);
-    ws_api->report_metric(d->h, "ceiling.bytes", "B", BHOST_HIGHER_IS_BETTER,
-                          (double)d->reached * PAGE);
-    ws_api->report_metric(d->h, "ceiling.grow_refused", "",
-                          BHOST_HIGHER_IS_BETTER,
-                          d->over_one == UINT32_MAX &&
-                                  d->over_max == UINT32_MAX ? 1.0 : 0.0);
-    ws_api->report_metric(d->h, "ceiling.trap_past_end", "",
-                          BHOST_HIGHER_IS_BETTER,
+    bh_plugin_metric_info(d->h, "ceiling.pages", "", d->reached);
+    bh_plugin_metric_info(d->h, "ceiling.bytes", "B", (double)d->reached * PAGE);
+    bh_plugin_metric_info(d->h, "ceiling.grow_refused", "",
+                          d->over_one == UINT32_MAX && d->over_max == UINT32_MAX ? 1.0 : 0.0);
+    bh_plugin_metric_info(d->h, "ceiling.trap_past_end", "",
                           d->trap_past == WSIM_TRAP_OOB ? 1.0 : 0.0);
     if (d->reached != WSIM_MAX_PAGES || d->over_one != UINT32_MAX ||
         d->over_max != UINT32_MAX || d->end_byte != 0xA5 ||

@@ -109,18 +109,18 @@ static bhost_status read_params(pinst *d)
 {
     int prof = 0, lvl = 0;
     int64_t b = 0;
-    bhost_status st = ws_choice(d->h, "profile", mob_profile_names, &prof);
+    bhost_status st = bh_plugin_choice(d->h, WS_PREFIX, "profile", mob_profile_names, &prof);
 
     if (st == BHOST_OK && d->kind != P_ADAPT)
-        st = ws_choice(d->h, "level", level_names, &lvl);
+        st = bh_plugin_choice(d->h, WS_PREFIX, "level", level_names, &lvl);
     if (st == BHOST_OK)
         st = ws_mnk(d->h, 16384, &d->m, &d->n, &d->k);
     if (st == BHOST_OK && d->kind == P_ADAPT)
-        st = ws_f64(d->h, "latency_budget_ms", &d->budget_ms);
+        st = bh_plugin_f64_in(d->h, WS_PREFIX, "latency_budget_ms", 0.001, 1e6, &d->budget_ms);
     if (st == BHOST_OK && d->kind == P_ADAPT)
-        st = ws_i64(d->h, "sustained", 0, 1, &b);
+        st = bh_plugin_i64(d->h, WS_PREFIX, "sustained", 0, 1, &b);
     if (st == BHOST_OK && d->kind == P_THERMAL)
-        st = ws_f64(d->h, "horizon_s", &d->thermal.horizon_s);
+        st = bh_plugin_f64_in(d->h, WS_PREFIX, "horizon_s", 1, 86400, &d->thermal.horizon_s);
     if (st != BHOST_OK)
         return st;
     d->prof = mob_profile_find(mob_profile_names[prof]);
@@ -157,8 +157,7 @@ static bhost_status p_create(bhost_host *h, const bhost_backend *be,
         return st;
     }
     d->threads = d->prof->threads < avail ? d->prof->threads : avail;
-    ws_api->report_metric(h, "threads", "", BHOST_HIGHER_IS_BETTER,
-                          d->threads);
+    bh_plugin_metric_info(h, "threads", "", d->threads);
     *out = d;
     return BHOST_OK;
 }
@@ -235,8 +234,7 @@ static bhost_status adapt(pinst *d)
             lat[i] /= sustained_share(d, i);
         snprintf(name, sizeof(name), "adapt.latency_ms.%s",
                  mob_level_name(i));
-        ws_api->report_metric(d->h, name, "ms", BHOST_LOWER_IS_BETTER,
-                              lat[i]);
+        bh_plugin_metric(d->h, name, "ms", BHOST_LOWER_IS_BETTER, lat[i]);
     }
     if (st != BHOST_OK)
         return st;
@@ -245,10 +243,8 @@ static bhost_status adapt(pinst *d)
         return ws_fail(d->h, BHOST_E_SKIP,
                        "adapt: no level fits the profile's working set");
     d->level = pick;
-    ws_api->report_metric(d->h, "adapt.level", "", BHOST_LOWER_IS_BETTER,
-                          pick);
-    ws_api->report_metric(d->h, "adapt.budget_met", "",
-                          BHOST_HIGHER_IS_BETTER, met);
+    bh_plugin_metric_info(d->h, "adapt.level", "", pick);
+    bh_plugin_metric_info(d->h, "adapt.budget_met", "", met);
     ws_log(d->h,
            "adapt (%s, budget %.3g ms%s): chose %s at %.3g ms%s; f32 %.3g "
            "ms, f16 %.3g ms, int8 %.3g ms (0 = does not fit)",
@@ -364,16 +360,13 @@ static bhost_status check_layer(pinst *d)
                 at = i * l->n + j;
             }
         }
-    ws_api->report_metric(d->h, "level.rel_rms_err", "", BHOST_LOWER_IS_BETTER,
-                          ref_sq > 0 ? sqrt(sq / ref_sq) : 0.0);
-    ws_api->report_metric(d->h, "level.weights_bytes", "B",
-                          BHOST_LOWER_IS_BETTER,
+    bh_plugin_metric_info(d->h, "level.rel_rms_err", "", ref_sq > 0 ? sqrt(sq / ref_sq) : 0.0);
+    bh_plugin_metric_info(d->h, "level.weights_bytes", "B",
                           (double)l->k * l->n *
                               (l->level == MOB_F32   ? 4
                                : l->level == MOB_F16 ? 2
                                                      : 1));
-    ws_api->report_metric(d->h, "level.working_set_bytes", "B",
-                          BHOST_LOWER_IS_BETTER,
+    bh_plugin_metric_info(d->h, "level.working_set_bytes", "B",
                           (double)mob_layer_bytes(l->level, l->m, l->n, l->k));
     return ws_report_check(d->h, mob_level_name(l->level), max_err, worst, at,
                            -1);
@@ -394,29 +387,20 @@ static void report_thermal(pinst *d)
         qsort(r, n, sizeof(double), bh_cmp_double);
         burst = r[n / 2];
     }
-    ws_api->report_metric(d->h, "thermal.throttled", "", BHOST_LOWER_IS_BETTER,
-                          t->time_to_throttle_s >= 0 ? 1.0 : 0.0);
+    bh_plugin_metric_info(d->h, "thermal.throttled", "", t->time_to_throttle_s >= 0 ? 1.0 : 0.0);
     if (t->time_to_throttle_s >= 0)
-        ws_api->report_metric(d->h, "thermal.time_to_throttle_s", "s",
-                              BHOST_HIGHER_IS_BETTER, t->time_to_throttle_s);
-    ws_api->report_metric(d->h, "thermal.sustained_fraction", "",
-                          BHOST_HIGHER_IS_BETTER, t->sustained);
-    ws_api->report_metric(d->h, "thermal.throttled_fraction", "",
-                          BHOST_HIGHER_IS_BETTER, t->throttled);
-    ws_api->report_metric(d->h, "thermal.min_duty", "", BHOST_HIGHER_IS_BETTER,
-                          t->min_duty);
-    ws_api->report_metric(d->h, "thermal.events", "", BHOST_LOWER_IS_BETTER,
-                          t->n_events);
-    ws_api->report_metric(d->h, "thermal.timeline_hash", "",
-                          BHOST_LOWER_IS_BETTER, (double)t->hash);
-    ws_api->report_metric(d->h, "thermal.peak_heat_j", "J",
-                          BHOST_LOWER_IS_BETTER, t->peak_heat_j);
-    ws_api->report_metric(d->h, "thermal.burst_gflops", "GFLOP/s",
-                          BHOST_HIGHER_IS_BETTER, burst / 1e9);
-    ws_api->report_metric(d->h, "thermal.sustained_gflops", "GFLOP/s",
-                          BHOST_HIGHER_IS_BETTER, burst * t->sustained / 1e9);
-    ws_api->report_metric(d->h, "thermal.throttled_gflops", "GFLOP/s",
-                          BHOST_HIGHER_IS_BETTER, burst * t->throttled / 1e9);
+        bh_plugin_metric_info(d->h, "thermal.time_to_throttle_s", "s", t->time_to_throttle_s);
+    bh_plugin_metric_info(d->h, "thermal.sustained_fraction", "", t->sustained);
+    bh_plugin_metric_info(d->h, "thermal.throttled_fraction", "", t->throttled);
+    bh_plugin_metric_info(d->h, "thermal.min_duty", "", t->min_duty);
+    bh_plugin_metric_info(d->h, "thermal.events", "", t->n_events);
+    bh_plugin_metric_info(d->h, "thermal.timeline_hash", "", (double)t->hash);
+    bh_plugin_metric_info(d->h, "thermal.peak_heat_j", "J", t->peak_heat_j);
+    bh_plugin_metric(d->h, "thermal.burst_gflops", "GFLOP/s", BHOST_HIGHER_IS_BETTER, burst / 1e9);
+    bh_plugin_metric(d->h, "thermal.sustained_gflops", "GFLOP/s", BHOST_HIGHER_IS_BETTER,
+                     burst * t->sustained / 1e9);
+    bh_plugin_metric(d->h, "thermal.throttled_gflops", "GFLOP/s", BHOST_HIGHER_IS_BETTER,
+                     burst * t->throttled / 1e9);
 }
 
 static bhost_status BHOST_ABI p_verify(void *inst)

@@ -110,12 +110,9 @@ static bhost_status check_limits(ginst *d)
                        "webgpu.%s: more than 65535 workgroups in a dimension "
                        "(maxComputeWorkgroupsPerDimension)",
                        gpu_names[d->kind]);
-    ws_api->report_metric(d->h, "webgpu.workgroup_invocations", "",
-                          BHOST_LOWER_IS_BETTER, (double)x * y * z);
-    ws_api->report_metric(d->h, "webgpu.max_binding_bytes", "B",
-                          BHOST_LOWER_IS_BETTER, (double)biggest);
-    ws_api->report_metric(d->h, "webgpu.shader_f16", "",
-                          BHOST_LOWER_IS_BETTER, 0.0);
+    bh_plugin_metric_info(d->h, "webgpu.workgroup_invocations", "", (double)x * y * z);
+    bh_plugin_metric_info(d->h, "webgpu.max_binding_bytes", "B", (double)biggest);
+    bh_plugin_metric_info(d->h, "webgpu.shader_f16", "", 0.0);
     return BHOST_OK;
 }
 
@@ -138,7 +135,7 @@ static bhost_status g_create(bhost_host *h, const bhost_backend *be,
     if (kind == G_SGEMM) {
         st = ws_mnk(h, 4096, &d->m, &d->n, &d->k);
     } else {
-        st = ws_i64(h, "n", 1, 1 << 26, &n);
+        st = bh_plugin_i64(h, WS_PREFIX, "n", 1, 1 << 26, &n);
         d->n = (uint32_t)n;
     }
     if (st == BHOST_OK && (be == NULL || strcmp(be->id, "vulkan") != 0))

@@ -39,18 +39,12 @@ bhost_status ws_fail(bhost_host *h, bhost_status st, const char *fmt, ...)
 /* Logs an INFO line prefixed "wasm-sim: ". [any-thread] */
 void ws_log(bhost_host *h, const char *fmt, ...) WS_PRINTF(2, 3);
 
-/* Reads I64 parameter key into *out, checked against [lo, hi]. */
-bhost_status ws_i64(bhost_host *h, const char *key, int64_t lo, int64_t hi,
-                    int64_t *out);
-/* Reads F64 parameter key into *out. */
-bhost_status ws_f64(bhost_host *h, const char *key, double *out);
-/* Parameters m (<= 4096), n and k (<= max_nk) of a matrix shape. */
-bhost_status ws_mnk(bhost_host *h, int64_t max_nk, uint32_t *m, uint32_t *n,
-                    uint32_t *k);
-/* Index of STR parameter key in the NULL-terminated choices. */
-bhost_status ws_choice(bhost_host *h, const char *key,
-                       const char *const *choices, int *out);
+/* The prefix of wasm-sim's messages, for plugins/common's parameter
+ * readers (bh_plugin_i64, bh_plugin_f64_in, bh_plugin_choice). */
+#define WS_PREFIX "wasm-sim: "
 
+/* Parameters m (<= 4096), n and k (<= max_nk) of a matrix shape. */
+bhost_status ws_mnk(bhost_host *h, int64_t max_nk, uint32_t *m, uint32_t *n, uint32_t *k);
 /* Accounted, 64-byte aligned memory (>= 1 byte); NULL after set_error. */
 void *ws_alloc(bhost_host *h, size_t bytes);
 /* ws_alloc, zero-filled. */

@@ -47,58 +47,20 @@ void ws_log(bhost_host *h, const char *fmt, ...)
     ws_api->log(h, BHOST_LOG_INFO, msg);
 }
 
-bhost_status ws_i64(bhost_host *h, const char *key, int64_t lo, int64_t hi,
-                    int64_t *out)
-{
-    if (ws_api->param_i64(h, key, out) != BHOST_OK)
-        return ws_fail(h, BHOST_E_INVALID, "parameter '%s' missing", key);
-    if (*out < lo || *out > hi)
-        return ws_fail(h, BHOST_E_INVALID,
-                       "parameter '%s' = %lld outside [%lld, %lld]", key,
-                       (long long)*out, (long long)lo, (long long)hi);
-    return BHOST_OK;
-}
-
-bhost_status ws_f64(bhost_host *h, const char *key, double *out)
-{
-    if (ws_api->param_f64(h, key, out) != BHOST_OK || !isfinite(*out))
-        return ws_fail(h, BHOST_E_INVALID,
-                       "parameter '%s' missing or not finite", key);
-    return BHOST_OK;
-}
-
 bhost_status ws_mnk(bhost_host *h, int64_t max_nk, uint32_t *m, uint32_t *n,
                     uint32_t *k)
 {
     int64_t v[3] = {1, 1, 1};
-    bhost_status st = ws_i64(h, "m", 1, 4096, &v[0]);
+    bhost_status st = bh_plugin_i64(h, WS_PREFIX, "m", 1, 4096, &v[0]);
 
     if (st == BHOST_OK)
-        st = ws_i64(h, "n", 1, max_nk, &v[1]);
+        st = bh_plugin_i64(h, WS_PREFIX, "n", 1, max_nk, &v[1]);
     if (st == BHOST_OK)
-        st = ws_i64(h, "k", 1, max_nk, &v[2]);
+        st = bh_plugin_i64(h, WS_PREFIX, "k", 1, max_nk, &v[2]);
     *m = (uint32_t)v[0];
     *n = (uint32_t)v[1];
     *k = (uint32_t)v[2];
     return st;
-}
-
-bhost_status ws_choice(bhost_host *h, const char *key,
-                       const char *const *choices, int *out)
-{
-    char buf[64];
-    uint32_t len = 0;
-
-    if (ws_api->param_str(h, key, buf, sizeof(buf), &len) != BHOST_OK ||
-        len >= sizeof(buf))
-        return ws_fail(h, BHOST_E_INVALID, "parameter '%s' missing", key);
-    for (int i = 0; choices[i] != NULL; i++)
-        if (strcmp(choices[i], buf) == 0) {
-            *out = i;
-            return BHOST_OK;
-        }
-    return ws_fail(h, BHOST_E_INVALID, "parameter '%s': unknown value '%s'",
-                   key, buf);
 }
 
 void *ws_alloc(bhost_host *h, size_t bytes)
@@ -146,10 +108,10 @@ void ws_random_i8(bhost_host *h, int8_t *out, size_t n, uint64_t stream)
 
 bhost_status ws_mode(bhost_host *h, int *mode, int *guard)
 {
-    bhost_status st = ws_choice(h, "mode", ws_mode_names, mode);
+    bhost_status st = bh_plugin_choice(h, WS_PREFIX, "mode", ws_mode_names, mode);
 
     if (st == BHOST_OK)
-        st = ws_choice(h, "memcheck", ws_memcheck_names, guard);
+        st = bh_plugin_choice(h, WS_PREFIX, "memcheck", ws_memcheck_names, guard);
     if (st == BHOST_OK && *mode == WS_NATIVE && *guard)
         return ws_fail(h, BHOST_E_SKIP,
                        "memcheck applies to the wasm modes only (native "
@@ -213,12 +175,9 @@ bhost_status ws_report_ratio(bhost_host *h, void *inst, ws_body body)
     qsort(ratio, ROUNDS, sizeof(double), bh_cmp_double);
     qsort(mode_ns, ROUNDS, sizeof(double), bh_cmp_double);
     qsort(native_ns, ROUNDS, sizeof(double), bh_cmp_double);
-    ws_api->report_metric(h, "ratio_to_native", "x", BHOST_LOWER_IS_BETTER,
-                          ratio[ROUNDS / 2]);
-    ws_api->report_metric(h, "mode_ns", "ns", BHOST_LOWER_IS_BETTER,
-                          mode_ns[ROUNDS / 2]);
-    ws_api->report_metric(h, "native_ns", "ns", BHOST_LOWER_IS_BETTER,
-                          native_ns[ROUNDS / 2]);
+    bh_plugin_metric(h, "ratio_to_native", "x", BHOST_LOWER_IS_BETTER, ratio[ROUNDS / 2]);
+    bh_plugin_metric(h, "mode_ns", "ns", BHOST_LOWER_IS_BETTER, mode_ns[ROUNDS / 2]);
+    bh_plugin_metric(h, "native_ns", "ns", BHOST_LOWER_IS_BETTER, native_ns[ROUNDS / 2]);
     return BHOST_OK;
 }
 
@@ -226,13 +185,11 @@ bhost_status ws_report_check(bhost_host *h, const char *what, double max_err,
                              double worst_ratio, size_t worst_at,
                              int bit_exact)
 {
-    ws_api->report_metric(h, "verify.max_abs_err", "", BHOST_LOWER_IS_BETTER,
-                          max_err);
-    ws_api->report_metric(h, "verify.err_to_tol", "", BHOST_LOWER_IS_BETTER,
-                          worst_ratio);
+    bh_plugin_metric_info(h, "verify.max_abs_err", "", max_err);
+    /* verify fails above 1 (each element against its own tolerance). */
+    bh_plugin_metric_error(h, "verify.err_to_tol", "", worst_ratio, 1.0);
     if (bit_exact >= 0)
-        ws_api->report_metric(h, "verify.bit_exact", "",
-                              BHOST_HIGHER_IS_BETTER, bit_exact ? 1.0 : 0.0);
+        bh_plugin_metric_info(h, "verify.bit_exact", "", bit_exact ? 1.0 : 0.0);
     if (!(worst_ratio <= 1.0))
         return ws_fail(h, BHOST_E_VERIFY,
                        "%s: element %zu off by %.3g times its tolerance", what,
