@@ -52,11 +52,10 @@ bhost_status bh_accel_base_init(bh_accel_base *b, bhost_host *h,
                                 const bhost_backend *be, bhost_dev *dev,
                                 const char *bench);
 
-/* Reads parameter key (I64 in [lo, hi]; STR into buf of cap bytes). */
-bhost_status bh_accel_i64(bhost_host *h, const char *key, int64_t lo,
-                          int64_t hi, int64_t *out);
-bhost_status bh_accel_str(bhost_host *h, const char *key, char *buf,
-                          uint32_t cap);
+/* The prefix of accel's messages, for plugins/common's parameter readers
+ * (bh_plugin_i64, bh_plugin_str). */
+#define ACCEL_PREFIX "accel: "
+
 /* The dtype of STR parameter "dtype" ("f32" or "f64"): its bhost dtype,
  * element size and unit roundoff (2^-24, 2^-53). */
 bhost_status bh_accel_dtype(bhost_host *h, bhost_dtype *t, uint64_t *es,

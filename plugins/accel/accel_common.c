@@ -42,38 +42,11 @@ bhost_status bh_accel_base_init(bh_accel_base *b, bhost_host *h,
     return BHOST_OK;
 }
 
-bhost_status bh_accel_i64(bhost_host *h, const char *key, int64_t lo,
-                          int64_t hi, int64_t *out)
-{
-    bhost_status st = bh_accel_api->param_i64(h, key, out);
-
-    if (st != BHOST_OK)
-        return bh_accel_fail(h, st, "parameter %s missing or not an integer",
-                             key);
-    if (*out < lo || *out > hi)
-        return bh_accel_fail(h, BHOST_E_INVALID,
-                             "%s=%" PRId64 " outside [%" PRId64 ", %" PRId64 "]",
-                             key, *out, lo, hi);
-    return BHOST_OK;
-}
-
-bhost_status bh_accel_str(bhost_host *h, const char *key, char *buf,
-                          uint32_t cap)
-{
-    uint32_t len = 0;
-    bhost_status st = bh_accel_api->param_str(h, key, buf, cap, &len);
-
-    if (st != BHOST_OK || len >= cap)
-        return bh_accel_fail(h, BHOST_E_INVALID,
-                             "parameter %s missing or too long", key);
-    return BHOST_OK;
-}
-
 bhost_status bh_accel_dtype(bhost_host *h, bhost_dtype *t, uint64_t *es,
                             double *unit)
 {
     char name[8];
-    bhost_status st = bh_accel_str(h, "dtype", name, sizeof(name));
+    bhost_status st = bh_plugin_str(h, ACCEL_PREFIX, "dtype", name, sizeof(name));
 
     if (st != BHOST_OK)
         return st;
@@ -164,10 +137,10 @@ void bh_accel_err_add(bh_accel_err *e, uint64_t i, double got, double ref,
 bhost_status bh_accel_err_report(bhost_host *h, const bh_accel_err *e,
                                  const char *what)
 {
-    bh_accel_api->report_metric(h, "verify.max_abs_err", "",
-                                BHOST_LOWER_IS_BETTER, e->max_abs);
-    bh_accel_api->report_metric(h, "verify.err_to_tol", "",
-                                BHOST_LOWER_IS_BETTER, e->max_ratio);
+    /* The largest error has no single tolerance (each element has its
+     * own); the worst error-to-tolerance ratio is held to 1, as below. */
+    bh_plugin_metric_info(h, "verify.max_abs_err", "", e->max_abs);
+    bh_plugin_metric_error(h, "verify.err_to_tol", "", e->max_ratio, 1.0);
     if (!(e->max_ratio <= 1.0))
         return bh_accel_fail(h, BHOST_E_VERIFY,
                              "%s: element %" PRIu64 " is %.9g, the host "

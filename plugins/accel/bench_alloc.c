@@ -42,9 +42,9 @@ static bhost_status BHOST_ABI alloc_create(bhost_host *h,
     memset(a, 0, sizeof(*a));
     st = bh_accel_base_init(&a->base, h, be, dev, "alloc.latency");
     if (st == BHOST_OK)
-        st = bh_accel_i64(h, "bytes", 1, INT64_MAX, &bytes);
+        st = bh_plugin_i64(h, ACCEL_PREFIX, "bytes", 1, INT64_MAX, &bytes);
     if (st == BHOST_OK)
-        st = bh_accel_str(h, "memory", kind, sizeof(kind));
+        st = bh_plugin_str(h, ACCEL_PREFIX, "memory", kind, sizeof(kind));
     if (st != BHOST_OK) {
         bh_accel_free(h, a);
         return st;

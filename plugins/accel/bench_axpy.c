@@ -51,7 +51,7 @@ static bhost_status BHOST_ABI axpy_create(bhost_host *h,
     memset(a, 0, sizeof(*a));
     st = bh_accel_base_init(&a->base, h, be, dev, "kernel.axpy");
     if (st == BHOST_OK)
-        st = bh_accel_i64(h, "n", 1, INT32_MAX, &n);
+        st = bh_plugin_i64(h, ACCEL_PREFIX, "n", 1, INT32_MAX, &n);
     if (st == BHOST_OK)
         st = bh_accel_dtype(h, &a->type, &a->es, &a->unit);
     if (st == BHOST_OK)

@@ -45,7 +45,7 @@ static bhost_status BHOST_ABI build_create(bhost_host *h,
     memset(b, 0, sizeof(*b));
     st = bh_accel_base_init(&b->base, h, be, dev, "build.kernels");
     if (st == BHOST_OK)
-        st = bh_accel_str(h, "cache", cache, sizeof(cache));
+        st = bh_plugin_str(h, ACCEL_PREFIX, "cache", cache, sizeof(cache));
     if (st == BHOST_OK) {
         b->ext = be->get_kernel(dev, BHOST_EXT_BUILD_STATS);
         if (b->ext == NULL || b->ext->struct_size < sizeof(*b->ext) ||
@@ -79,9 +79,8 @@ static bhost_status BHOST_ABI build_setup(void *inst, bhost_stream *s)
     first.struct_size = sizeof(first);
     st = b->ext->last(b->base.dev, &first);
     if (st == BHOST_OK && first.programs > 0)
-        bh_accel_api->report_metric(b->base.h, "build.first_ms", "ms",
-                                    BHOST_LOWER_IS_BETTER,
-                                    first.build_ns / 1e6);
+        bh_plugin_metric(b->base.h, "build.first_ms", "ms", BHOST_LOWER_IS_BETTER,
+                         first.build_ns / 1e6);
     return st;
 }
 
@@ -113,15 +112,9 @@ static bhost_status BHOST_ABI build_verify(void *inst)
     if (b->last.programs == 0)
         return bh_accel_fail(b->base.h, BHOST_E_VERIFY,
                              "build.kernels: the backend built no program");
-    bh_accel_api->report_metric(b->base.h, "build.programs", "",
-                                BHOST_HIGHER_IS_BETTER,
-                                (double)b->last.programs);
-    bh_accel_api->report_metric(b->base.h, "build.cache_hits", "",
-                                BHOST_HIGHER_IS_BETTER,
-                                (double)b->last.cache_hits);
-    bh_accel_api->report_metric(b->base.h, "build.cache_misses", "",
-                                BHOST_LOWER_IS_BETTER,
-                                (double)b->last.cache_misses);
+    bh_plugin_metric_info(b->base.h, "build.programs", "", (double)b->last.programs);
+    bh_plugin_metric_info(b->base.h, "build.cache_hits", "", (double)b->last.cache_hits);
+    bh_plugin_metric_info(b->base.h, "build.cache_misses", "", (double)b->last.cache_misses);
     return BHOST_OK;
 }
 

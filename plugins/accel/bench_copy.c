@@ -62,9 +62,9 @@ static bhost_status copy_create(bhost_host *h, const bhost_backend *be,
     memset(c, 0, sizeof(*c));
     st = bh_accel_base_init(&c->base, h, be, dev, names[kind]);
     if (st == BHOST_OK)
-        st = bh_accel_i64(h, "bytes", 1, INT64_MAX, &bytes);
+        st = bh_plugin_i64(h, ACCEL_PREFIX, "bytes", 1, INT64_MAX, &bytes);
     if (st == BHOST_OK && kind != D2D)
-        st = bh_accel_str(h, "memory", mem, sizeof(mem));
+        st = bh_plugin_str(h, ACCEL_PREFIX, "memory", mem, sizeof(mem));
     if (st != BHOST_OK) {
         bh_accel_free(h, c);
         return st;

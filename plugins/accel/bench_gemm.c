@@ -55,13 +55,13 @@ static bhost_status BHOST_ABI gemm_create(bhost_host *h,
     memset(g, 0, sizeof(*g));
     st = bh_accel_base_init(&g->base, h, be, dev, "kernel.gemm");
     if (st == BHOST_OK)
-        st = bh_accel_i64(h, "m", 1, 65536, &m);
+        st = bh_plugin_i64(h, ACCEL_PREFIX, "m", 1, 65536, &m);
     if (st == BHOST_OK)
-        st = bh_accel_i64(h, "n", 1, 65536, &n);
+        st = bh_plugin_i64(h, ACCEL_PREFIX, "n", 1, 65536, &n);
     if (st == BHOST_OK)
-        st = bh_accel_i64(h, "k", 1, 65536, &k);
+        st = bh_plugin_i64(h, ACCEL_PREFIX, "k", 1, 65536, &k);
     if (st == BHOST_OK)
-        st = bh_accel_str(h, "trans", tr, sizeof(tr));
+        st = bh_plugin_str(h, ACCEL_PREFIX, "trans", tr, sizeof(tr));
     if (st == BHOST_OK)
         st = bh_accel_dtype(h, &g->type, &g->es, &g->unit);
     if (st == BHOST_OK && (double)m * (double)k + (double)k * (double)n +

@@ -42,7 +42,7 @@ static bhost_status BHOST_ABI launch_create(bhost_host *h,
     memset(l, 0, sizeof(*l));
     st = bh_accel_base_init(&l->base, h, be, dev, "launch.latency");
     if (st == BHOST_OK)
-        st = bh_accel_str(h, "mode", mode, sizeof(mode));
+        st = bh_plugin_str(h, ACCEL_PREFIX, "mode", mode, sizeof(mode));
     if (st == BHOST_OK)
         l->k = bh_accel_kernel(&l->base, BHOST_KERNEL_AXPY, &st);
     if (st != BHOST_OK) {

@@ -75,7 +75,7 @@ static bhost_status BHOST_ABI multi_create(bhost_host *h,
     memset(m, 0, sizeof(*m));
     st = bh_accel_base_init(&m->base, h, be, dev, "multi.axpy");
     if (st == BHOST_OK)
-        st = bh_accel_i64(h, "n", 1, INT32_MAX, &n);
+        st = bh_plugin_i64(h, ACCEL_PREFIX, "n", 1, INT32_MAX, &n);
     if (st == BHOST_OK)
         m->k[0] = bh_accel_kernel(&m->base, BHOST_KERNEL_AXPY, &st);
     if (st == BHOST_OK && (be->device_count(&count) != BHOST_OK || count < 2))
@@ -185,11 +185,9 @@ static bhost_status BHOST_ABI multi_verify(void *inst)
         st = rounds(m, NULL, m->ndev, 8);
     t2 = bh_accel_api->now_ns(m->base.h);
     if (st == BHOST_OK && t2 > t1 && t1 > t0) {
-        bh_accel_api->report_metric(m->base.h, "multi.devices", "",
-                                    BHOST_HIGHER_IS_BETTER, m->ndev);
-        bh_accel_api->report_metric(
-            m->base.h, "multi.scaling_efficiency", "", BHOST_HIGHER_IS_BETTER,
-            (double)(t1 - t0) / (double)(t2 - t1)); /* same work per device */
+        bh_plugin_metric_info(m->base.h, "multi.devices", "", m->ndev);
+        bh_plugin_metric(m->base.h, "multi.scaling_efficiency", "", BHOST_HIGHER_IS_BETTER,
+                         (double)(t1 - t0) / (double)(t2 - t1)); /* same work per device */
     }
     memset(&e, 0, sizeof(e));
     for (uint32_t d = 0; d < m->ndev && st == BHOST_OK; d++) {

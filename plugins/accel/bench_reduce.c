@@ -53,9 +53,9 @@ static bhost_status BHOST_ABI red_create(bhost_host *h,
     memset(r, 0, sizeof(*r));
     st = bh_accel_base_init(&r->base, h, be, dev, "kernel.reduce");
     if (st == BHOST_OK)
-        st = bh_accel_i64(h, "n", 1, INT32_MAX, &n);
+        st = bh_plugin_i64(h, ACCEL_PREFIX, "n", 1, INT32_MAX, &n);
     if (st == BHOST_OK)
-        st = bh_accel_str(h, "op", op, sizeof(op));
+        st = bh_plugin_str(h, ACCEL_PREFIX, "op", op, sizeof(op));
     if (st == BHOST_OK)
         st = bh_accel_dtype(h, &r->type, &r->es, &r->unit);
     if (st == BHOST_OK)
