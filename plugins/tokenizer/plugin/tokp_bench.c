@@ -89,17 +89,8 @@ static const bhost_param_desc params_norm[] = {
 };
 #define NPARAMS ((uint32_t)(sizeof(params) / sizeof(params[0])))
 
-static bhost_status str_param(bhost_host *h, const char *key, char *buf,
-                              uint32_t cap)
-{
-    uint32_t len = 0;
-    bhost_status st = bh_tokp_api->param_str(h, key, buf, cap, &len);
-    if (st != BHOST_OK)
-        return bh_plugin_fail(h, st, "no parameter '%s'", key);
-    if (len >= cap)
-        return bh_plugin_fail(h, BHOST_E_INVALID, "parameter '%s' too long", key);
-    return BHOST_OK;
-}
+/* The prefix of parameter messages (plugins/common's readers). */
+#define TOKP_PREFIX "tokenizer: "
 
 /* Reads the parameters into a new instance of benchmark kind. [instance] */
 static bhost_status create_kind(bhost_host *h, void **out, int kind)
@@ -112,13 +103,16 @@ static bhost_status create_kind(bhost_host *h, void **out, int kind)
     p->h = h;
     p->kind = kind;
     *out = p;
-    if ((st = str_param(h, "vocab", p->vocab, sizeof(p->vocab))) != BHOST_OK ||
-        (st = str_param(h, "corpus", p->corpus, sizeof(p->corpus))) != BHOST_OK ||
-        (st = str_param(h, "vocab_dir", p->vocab_dir, sizeof(p->vocab_dir))) != BHOST_OK ||
-        (st = str_param(h, "ref_ids", p->ref_ids, sizeof(p->ref_ids))) != BHOST_OK ||
-        (st = bh_tokp_api->param_i64(h, "threads", &p->threads)) != BHOST_OK ||
-        (st = bh_tokp_api->param_i64(h, "limit", &p->limit)) != BHOST_OK ||
-        (st = bh_tokp_api->param_i64(h, "msg_bytes", &p->msg_bytes)) != BHOST_OK)
+    /* The ranges are the descriptors' (params, params_norm). */
+    if ((st = bh_plugin_str(h, TOKP_PREFIX, "vocab", p->vocab, sizeof(p->vocab))) != BHOST_OK ||
+        (st = bh_plugin_str(h, TOKP_PREFIX, "corpus", p->corpus, sizeof(p->corpus))) != BHOST_OK ||
+        (st = bh_plugin_str(h, TOKP_PREFIX, "vocab_dir", p->vocab_dir, sizeof(p->vocab_dir))) !=
+            BHOST_OK ||
+        (st = bh_plugin_str(h, TOKP_PREFIX, "ref_ids", p->ref_ids, sizeof(p->ref_ids))) !=
+            BHOST_OK ||
+        (st = bh_plugin_i64(h, TOKP_PREFIX, "threads", 1, 256, &p->threads)) != BHOST_OK ||
+        (st = bh_plugin_i64(h, TOKP_PREFIX, "limit", 0, 1073741824, &p->limit)) != BHOST_OK ||
+        (st = bh_plugin_i64(h, TOKP_PREFIX, "msg_bytes", 16, 65536, &p->msg_bytes)) != BHOST_OK)
         return st;
     return bh_tokp_vocab(h, p->vocab, p->vocab_dir, &p->format, p->paths,
                          &p->npaths);
@@ -371,8 +365,8 @@ static bhost_status BHOST_ABI tokp_run(void *inst, bhost_stream *s, uint64_t ite
      * authority (items/s is the same figure from the median) */
     uint64_t dt = bh_tokp_api->now_ns(p->h) - t0;
     if (dt > 0 && (p->kind == K_ENCODE || p->kind == K_BATCH || p->kind == K_DECODE))
-        bh_tokp_api->report_metric(p->h, "tokens_per_s", "1/s", BHOST_HIGHER_IS_BETTER,
-                                   p->work_items * (double)iters * 1e9 / (double)dt);
+        bh_plugin_metric(p->h, "tokens_per_s", "1/s", BHOST_HIGHER_IS_BETTER,
+                         p->work_items * (double)iters * 1e9 / (double)dt);
     return BHOST_OK;
 }
 
