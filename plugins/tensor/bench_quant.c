@@ -205,11 +205,10 @@ static bhost_status BHOST_ABI quant_verify(void *inst)
         err2 += e * e;
         ref2 += x * x;
     }
-    bh_tensor_api->report_metric(d->base.h, "quant.max_abs_err", "",
-                                 BHOST_LOWER_IS_BETTER, max_err);
-    bh_tensor_api->report_metric(d->base.h, "quant.rel_rms_err", "",
-                                 BHOST_LOWER_IS_BETTER,
-                                 ref2 > 0 ? sqrt(err2 / ref2) : 0.0);
+    /* Each element has its own bound above: no single limit to hold these
+     * figures to, so they are shown, never compared. */
+    bh_plugin_metric_info(d->base.h, "quant.max_abs_err", "", max_err);
+    bh_plugin_metric_info(d->base.h, "quant.rel_rms_err", "", ref2 > 0 ? sqrt(err2 / ref2) : 0.0);
     return BHOST_OK;
 }
 

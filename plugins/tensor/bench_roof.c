@@ -122,9 +122,8 @@ static bhost_status BHOST_ABI roof_verify(void *inst)
         return bh_tensor_fail(r->base.h, BHOST_E_VERIFY, "roof.compute: verify before setup");
     st = bh_tensor_check_gemm(r->base.h, &g);
     if (st == BHOST_OK)
-        bh_tensor_api->report_metric(r->base.h, "roof.flops_per_s", "FLOP/s",
-                                     BHOST_HIGHER_IS_BETTER,
-                                     bh_rates_median(&r->rates));
+        bh_plugin_metric(r->base.h, "roof.flops_per_s", "FLOP/s", BHOST_HIGHER_IS_BETTER,
+                         bh_rates_median(&r->rates));
     return st;
 }
 

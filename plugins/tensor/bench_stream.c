@@ -165,9 +165,8 @@ static bhost_status BHOST_ABI stream_verify(void *inst)
                                   "stream: element %zu is %.17g, expected %.17g",
                                   i, out[i], want);
     if (s->roof)
-        bh_tensor_api->report_metric(s->base.h, "roof.bandwidth_bytes_per_s",
-                                     "B/s", BHOST_HIGHER_IS_BETTER,
-                                     bh_rates_median(&s->rates));
+        bh_plugin_metric(s->base.h, "roof.bandwidth_bytes_per_s", "B/s", BHOST_HIGHER_IS_BETTER,
+                         bh_rates_median(&s->rates));
     return BHOST_OK;
 }
 

@@ -61,8 +61,7 @@ bhost_status bh_tensor_threads(bhost_host *h, unsigned *out)
     if (st != BHOST_OK)
         return st;
     *out = t == 0 ? bh_plugin_cpu_threads() : (unsigned)t;
-    bh_tensor_api->report_metric(h, "threads", "", BHOST_HIGHER_IS_BETTER,
-                                 (double)*out);
+    bh_plugin_metric_info(h, "threads", "", (double)*out);
     return BHOST_OK;
 }
 
