@@ -169,10 +169,8 @@ static void check_clock(bhost_dev *dev)
                       "clock %.0f MHz (throttled)",
                       mhz, 100 * dev->threshold, dev->default_mhz);
     }
-    bh_cu_be.api->report_metric(dev->h, "cuda.throttled_samples", "",
-                                BHOST_LOWER_IS_BETTER, dev->throttled);
-    bh_cu_be.api->report_metric(dev->h, "cuda.sm_clock_mhz_min", "MHz",
-                                BHOST_HIGHER_IS_BETTER, dev->min_mhz);
+    bh_be_metric_info(&bh_cu_be, dev->h, "cuda.throttled_samples", "", dev->throttled);
+    bh_be_metric_info(&bh_cu_be, dev->h, "cuda.sm_clock_mhz_min", "MHz", dev->min_mhz);
 }
 
 /* *ns from cudaEventElapsedTime (ms as float: about 0.5 us resolution);

@@ -42,9 +42,8 @@ static bhost_status ensure_progs(bhost_dev *dev)
     bh_cl_be.api->report_metric(dev->h, "opencl.build_ms", "ms",
                                 BHOST_LOWER_IS_BETTER,
                                 dev->stats.build_ns / 1e6);
-    bh_cl_be.api->report_metric(dev->h, "opencl.cache_hits", "",
-                                BHOST_HIGHER_IS_BETTER,
-                                (double)dev->stats.cache_hits);
+    bh_be_metric_info(&bh_cl_be, dev->h, "opencl.cache_hits", "",
+                      (double)dev->stats.cache_hits);
     return BHOST_OK;
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * bh_be_report.c -- a backend's messages to the host: set_error and log
- * lines that start with the backend's name.
+ * lines that start with the backend's name, informational metrics.
  */
 #include <bhost/backend_helper.h>
 
@@ -46,4 +46,15 @@ void bh_be_log(const bh_be *be, bhost_host *h, bhost_log_level level,
     va_end(ap);
     if (be->api != NULL)
         be->api->log(h, level, msg);
+}
+
+bhost_status bh_be_metric_info(const bh_be *be, bhost_host *h, const char *name,
+                               const char *unit, double value)
+{
+    /* A 1.0 host would compare it as a performance metric: leave it out. */
+    if (be->api == NULL || !BHOST_HAS(bhost_host_api, be->api, report_metric_kind) ||
+        be->api->report_metric_kind == NULL)
+        return BHOST_OK;
+    return be->api->report_metric_kind(h, name, unit, BHOST_METRIC_INFORMATIONAL,
+                                       BHOST_HIGHER_IS_BETTER, value, 0.0);
 }

@@ -112,6 +112,12 @@ bhost_status bh_be_fail(const bh_be *be, bhost_host *h, bhost_status st,
 /* log(h, level, "<name>: " fmt...), the same way. */
 void bh_be_log(const bh_be *be, bhost_host *h, bhost_log_level level,
                const char *fmt, ...) BH_BE_PRINTF(4, 5);
+/* An informational metric of the case h (a count, a clock: recorded and
+ * shown, never compared; plugin-api/README.md section 6.2) through
+ * report_metric_kind(); dropped on a 1.0 host, which lacks it, and before
+ * init(). Returns the host's status, BHOST_OK when dropped. [instance] */
+bhost_status bh_be_metric_info(const bh_be *be, bhost_host *h, const char *name,
+                               const char *unit, double value);
 
 /* ---- bh_be_handles.c: handle checks ------------------------------------ */
 

@@ -82,6 +82,25 @@ static void BHOST_ABI host_log(bhost_host *h, bhost_log_level level,
     snprintf(last_log, sizeof(last_log), "%s", msg);
 }
 
+/* The kind and value of the last report_metric_kind (0: none). */
+static int last_metric_kind;
+static double last_metric_value;
+
+static bhost_status BHOST_ABI host_metric_kind(bhost_host *h, const char *name,
+                                               const char *unit, bhost_metric_kind kind,
+                                               bhost_direction direction, double value,
+                                               double limit)
+{
+    (void)h;
+    (void)name;
+    (void)unit;
+    (void)direction;
+    (void)limit;
+    last_metric_kind = (int)kind;
+    last_metric_value = value;
+    return BHOST_OK;
+}
+
 static const void *BHOST_ABI host_extension(bhost_host *h, const char *id)
 {
     (void)h;
@@ -161,6 +180,14 @@ static void test_init_and_messages(void)
               strncmp(last_error, "backend-fake: xx", 16) == 0);
         last_error[0] = '\0';
     }
+    /* informational metrics: dropped by a 1.0 table, kept by a 1.1 one */
+    kept.struct_size = (uint32_t)offsetof(bhost_host_api, report_metric_kind);
+    kept.report_metric_kind = host_metric_kind;
+    CHECK(bh_be_metric_info(&be, NULL, "fake.hits", "", 3) == BHOST_OK);
+    CHECK(last_metric_kind == 0);
+    kept.struct_size = sizeof(kept);
+    CHECK(bh_be_metric_info(&be, NULL, "fake.hits", "", 3) == BHOST_OK);
+    CHECK(last_metric_kind == BHOST_METRIC_INFORMATIONAL && last_metric_value == 3);
 }
 
 /* Device, stream, buffer and event checks. */
