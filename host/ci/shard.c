@@ -217,15 +217,7 @@ void bh_shard_select_backends(bh_plan *plan, char *const *names, size_t n)
 /* The matching key of a plan case (its id without ignored parameters). */
 static char *plan_key(const bh_case *c, const bh_regress_match *m)
 {
-    cJSON *o = cJSON_CreateObject();
-    char *key;
-
-    cJSON_AddStringToObject(o, "id", c->id);
-    cJSON_AddItemToObject(o, "params", c->params_plain ? cJSON_Duplicate(c->params_plain, 1)
-                                                       : cJSON_CreateObject());
-    key = bh_regress_match_key(o, m);
-    cJSON_Delete(o);
-    return key;
+    return bh_regress_id_key(c->id, c->params_plain, m);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -255,26 +247,35 @@ cJSON *bh_shard_trim_baseline(cJSON *base_doc, const bh_plan *plan, char *const 
                               size_t n_ignore, char *const *scope, size_t n_scope)
 {
     bh_regress_match m = {ignore, n_ignore};
+    /* the array the dropped cases are detached from (a change, not a read) */
     cJSON *cases = cJSON_GetObjectItemCaseSensitive(base_doc, "cases");
     cJSON *dropped = cJSON_CreateArray();
+    bh_result_view v;
     char **keys;
     cJSON *c;
+    size_t j = 0;
 
     if (!cJSON_IsArray(cases))
         return dropped;
+    bh_result_view_load(base_doc, &v);
     keys = bh_shard_plan_keys(plan, ignore, n_ignore);
     c = cases->child;
     while (c) {
         cJSON *next = c->next;
-        char *key = bh_regress_match_key(c, &m);
 
-        if (!bsearch(&key, keys, plan->n, sizeof(*keys), cmp_str) &&
-            (!scope || bsearch(&key, scope, n_scope, sizeof(*scope), cmp_str)))
-            cJSON_AddItemToArray(dropped, cJSON_DetachItemViaPointer(cases, c));
-        free(key);
+        /* the view holds the cases in document order */
+        if (j < v.n_cases && v.cases[j].json == c) {
+            char *key = bh_regress_match_key(&v.cases[j++], &m);
+
+            if (!bsearch(&key, keys, plan->n, sizeof(*keys), cmp_str) &&
+                (!scope || bsearch(&key, scope, n_scope, sizeof(*scope), cmp_str)))
+                cJSON_AddItemToArray(dropped, cJSON_DetachItemViaPointer(cases, c));
+            free(key);
+        }
         c = next;
     }
     bh_shard_keys_free(keys, plan->n);
+    bh_result_view_free(&v);
     return dropped;
 }
 

@@ -9,7 +9,7 @@
 #include "bh_mem.h"
 #include "executor.h"
 #include "result_build.h"
-#include "result_read.h"
+#include "result_view.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -143,13 +143,16 @@ static size_t build_plan(bh_regress_report *r, const bh_plan *plan,
 }
 
 /* Fills the confirmations of the suspect items of case k from the clones'
- * runs. */
+ * runs (unpaired: against the baseline's case in base). */
 static void collect(bh_regress_report *r, const bh_plan *cp, size_t k, const char *id,
-                    const cJSON *base_doc, const bh_regress_config *cfg, int paired)
+                    const bh_result_view *base, const bh_regress_config *cfg, int paired)
 {
-    cJSON *cand = bh_result_case(&cp->cases[paired ? 2 * k + 1 : k]);
-    cJSON *base = paired ? bh_result_case(&cp->cases[2 * k]) : NULL;
+    cJSON *cand_json = bh_result_case(&cp->cases[paired ? 2 * k + 1 : k]);
+    cJSON *base_json = paired ? bh_result_case(&cp->cases[2 * k]) : NULL;
+    bh_rv_case cand, pair_base;
 
+    bh_rv_case_read(cand_json, &cand);
+    bh_rv_case_read(base_json, &pair_base);
     for (size_t i = 0; i < r->n; i++) {
         bh_regress_item *it = &r->items[i];
         double *bv = NULL, *cv = NULL;
@@ -158,21 +161,24 @@ static void collect(bh_regress_report *r, const bh_plan *cp, size_t k, const cha
         if (!it->suspect || strcmp(it->case_id, id) != 0)
             continue;
         if (paired) {
-            bh_regress_run_values_indexed(base, it->metric, &bv, &nb);
-            bh_regress_run_values_indexed(cand, it->metric, &cv, &nc);
+            bh_regress_run_values_indexed(&pair_base, it->metric, &bv, &nb);
+            bh_regress_run_values_indexed(&cand, it->metric, &cv, &nc);
             bh_regress_confirm_paired(it, bv, cv, nb < nc ? nb : nc, cfg->confidence);
         } else {
-            const cJSON *bc = bh_result_find_case(base_doc, it->base_id ? it->base_id : id);
+            const bh_rv_case *bc = bh_result_view_find(base, it->base_id ? it->base_id : id);
 
-            bh_regress_run_values(bc, it->metric, &bv, &nb);
-            bh_regress_run_values(cand, it->metric, &cv, &nc);
+            if (bc)
+                bh_regress_run_values(bc, it->metric, &bv, &nb);
+            bh_regress_run_values(&cand, it->metric, &cv, &nc);
             bh_regress_confirm_unpaired(it, bv, nb, cv, nc, cfg->method, cfg->confidence);
         }
         free(bv);
         free(cv);
     }
-    cJSON_Delete(cand);
-    cJSON_Delete(base);
+    bh_rv_case_free(&cand);
+    bh_rv_case_free(&pair_base);
+    cJSON_Delete(cand_json);
+    cJSON_Delete(base_json);
 }
 
 /* See confirm_rerun.h. */
@@ -187,6 +193,7 @@ size_t bh_confirm_rerun(bh_regress_report *r, const bh_plan *plan, const cJSON *
     bh_exec_slot *slots;
     size_t n = 0;
     bh_exec_opts xo = {o->seed, o->progress, o->log_limit};
+    bh_result_view base;
 
     if (n_cases == 0) {
         free(ids);
@@ -200,13 +207,15 @@ size_t bh_confirm_rerun(bh_regress_report *r, const bh_plan *plan, const cJSON *
     for (size_t i = 0; i < n; i++)
         slots[i] = (bh_exec_slot){sched[i].clone, sched[i].run};
     bh_exec_ordered(&cp, slots, n, &xo);
+    bh_result_view_load(base_doc, &base);
     /* Interrupted: the reruns are partial, so nothing is decided on them
      * and every suspect keeps its first verdict. */
     for (size_t k = 0; k < n_cases; k++)
         if (bh_interrupted)
             fail_case(r, ids[k], "interrupted before the reruns finished");
         else
-            collect(r, &cp, k, ids[k], base_doc, cfg, paired);
+            collect(r, &cp, k, ids[k], &base, cfg, paired);
+    bh_result_view_free(&base);
     free(slots);
     free(sched);
     free(ids);

@@ -12,24 +12,20 @@
 
 /* A case of one document with its matching key. */
 typedef struct keyed {
-    const cJSON *c;
+    const bh_rv_case *c;
     char *key;
     int used;
 } keyed;
 
-/* The cases of doc with their keys (new array of *n; free keys and array). */
-static keyed *key_cases(const cJSON *doc, const bh_regress_match *m, size_t *n)
+/* The cases of v with their keys (new array of v->n_cases; free keys and
+ * array). */
+static keyed *key_cases(const bh_result_view *v, const bh_regress_match *m)
 {
-    const cJSON *cases = cJSON_GetObjectItemCaseSensitive(doc, "cases");
-    size_t cap = (size_t)cJSON_GetArraySize(cases);
-    keyed *k = bh_xcalloc(cap ? cap : 1, sizeof(*k));
-    const cJSON *c;
+    keyed *k = bh_xcalloc(v->n_cases ? v->n_cases : 1, sizeof(*k));
 
-    *n = 0;
-    cJSON_ArrayForEach(c, cases) {
-        k[*n].c = c;
-        k[*n].key = bh_regress_match_key(c, m);
-        (*n)++;
+    for (size_t i = 0; i < v->n_cases; i++) {
+        k[i].c = &v->cases[i];
+        k[i].key = bh_regress_match_key(&v->cases[i], m);
     }
     return k;
 }
@@ -41,56 +37,45 @@ static void free_keyed(keyed *k, size_t n)
     free(k);
 }
 
-static const char *case_id(const cJSON *c)
+/* The extra metric name of the candidate case, else of the baseline one
+ * (either may be NULL); NULL when neither has it. */
+static const bh_rv_metric *metric_of(const char *name, const bh_rv_case *cand,
+                                     const bh_rv_case *base)
 {
-    const cJSON *id = cJSON_GetObjectItemCaseSensitive(c, "id");
+    const bh_rv_metric *m = cand ? bh_rv_case_metric(cand, name) : NULL;
 
-    return cJSON_IsString(id) ? id->valuestring : "";
-}
-
-/* The metrics object entry of a case for name, or NULL. */
-static const cJSON *metric_entry(const cJSON *c, const char *name)
-{
-    return cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(c, "metrics"),
-                                            name);
+    return !m && base ? bh_rv_case_metric(base, name) : m;
 }
 
 /* Direction of metric: the config's, else the result's, else lower. */
 static int direction_of(const bh_regress_config *cfg, const char *metric,
-                        const cJSON *cand, const cJSON *base)
+                        const bh_rv_case *cand, const bh_rv_case *base)
 {
     const bh_regress_metric_cfg *mc = bh_regress_metric_find(cfg, metric);
-    const cJSON *m = cand ? metric_entry(cand, metric) : NULL;
-    const cJSON *d;
+    const bh_rv_metric *m;
 
     if (mc && mc->direction)
         return mc->direction;
     if (strcmp(metric, BH_REGRESS_TIME) == 0)
         return 1;
-    if (!m && base)
-        m = metric_entry(base, metric);
-    d = cJSON_GetObjectItemCaseSensitive(m, "direction");
-    return cJSON_IsString(d) && strcmp(d->valuestring, "higher") == 0 ? -1 : 1;
+    m = metric_of(metric, cand, base);
+    return m && m->higher_better ? -1 : 1;
 }
 
-static const char *unit_of(const char *metric, const cJSON *cand, const cJSON *base)
+static const char *unit_of(const char *metric, const bh_rv_case *cand, const bh_rv_case *base)
 {
-    const cJSON *m;
-    const cJSON *u;
+    const bh_rv_metric *m;
 
     if (strcmp(metric, BH_REGRESS_TIME) == 0)
         return "ns/iter";
-    m = cand ? metric_entry(cand, metric) : NULL;
-    if (!m && base)
-        m = metric_entry(base, metric);
-    u = cJSON_GetObjectItemCaseSensitive(m, "unit");
-    return cJSON_IsString(u) ? u->valuestring : "";
+    m = metric_of(metric, cand, base);
+    return m ? m->unit : "";
 }
 
 /* Appends an item with the identity fields set and the rest empty. */
 static bh_regress_item *add_item(bh_regress_report *r, const bh_regress_config *cfg,
                                  const char *id, const char *base_id, const char *metric,
-                                 const cJSON *cand, const cJSON *base)
+                                 const bh_rv_case *cand, const bh_rv_case *base)
 {
     bh_regress_item it;
 
@@ -140,9 +125,9 @@ void bh_regress_report_add_values(bh_regress_report *r, const bh_regress_config 
 
 /* Tests one metric present on both sides. */
 static void test_metric(bh_regress_report *r, const bh_regress_config *cfg,
-                        const cJSON *base, const cJSON *cand, const char *metric)
+                        const bh_rv_case *base, const bh_rv_case *cand, const char *metric)
 {
-    bh_regress_item *it = add_item(r, cfg, case_id(cand), case_id(base), metric, cand, base);
+    bh_regress_item *it = add_item(r, cfg, cand->id, base->id, metric, cand, base);
     double *bv, *cv;
     size_t nb, nc;
 
@@ -153,42 +138,36 @@ static void test_metric(bh_regress_report *r, const bh_regress_config *cfg,
     free(cv);
 }
 
-/* True when the case lists metric among its extra metrics. */
-static int has_metric(const cJSON *c, const char *name)
-{
-    return metric_entry(c, name) != NULL;
-}
-
 /* Every metric of a matched pair of cases. */
 static void compare_case(bh_regress_report *r, const bh_regress_config *cfg,
-                         const cJSON *base, const cJSON *cand)
+                         const bh_rv_case *base, const bh_rv_case *cand)
 {
-    const cJSON *m;
     const bh_regress_metric_cfg *tc = bh_regress_metric_find(cfg, BH_REGRESS_TIME);
 
     if (!(tc && tc->ignore))
         test_metric(r, cfg, base, cand, BH_REGRESS_TIME);
-    cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(cand, "metrics")) {
-        const bh_regress_metric_cfg *mc = bh_regress_metric_find(cfg, m->string);
+    for (size_t i = 0; i < cand->n_metrics; i++) {
+        const char *name = cand->metrics[i].name;
+        const bh_regress_metric_cfg *mc = bh_regress_metric_find(cfg, name);
 
-        if ((mc && mc->ignore) || strcmp(m->string, BH_REGRESS_TIME) == 0)
+        if ((mc && mc->ignore) || strcmp(name, BH_REGRESS_TIME) == 0)
             continue;
-        if (has_metric(base, m->string)) {
-            test_metric(r, cfg, base, cand, m->string);
+        if (bh_rv_case_metric(base, name)) {
+            test_metric(r, cfg, base, cand, name);
         } else {
-            bh_regress_item *it = add_item(r, cfg, case_id(cand), case_id(base), m->string,
-                                           cand, base);
+            bh_regress_item *it = add_item(r, cfg, cand->id, base->id, name, cand, base);
             it->v.kind = BH_VERDICT_NEW;
         }
     }
-    cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(base, "metrics")) {
-        const bh_regress_metric_cfg *mc = bh_regress_metric_find(cfg, m->string);
+    for (size_t i = 0; i < base->n_metrics; i++) {
+        const char *name = base->metrics[i].name;
+        const bh_regress_metric_cfg *mc = bh_regress_metric_find(cfg, name);
         bh_regress_item *it;
 
-        if ((mc && mc->ignore) || strcmp(m->string, BH_REGRESS_TIME) == 0 ||
-            has_metric(cand, m->string))
+        if ((mc && mc->ignore) || strcmp(name, BH_REGRESS_TIME) == 0 ||
+            bh_rv_case_metric(cand, name))
             continue;
-        it = add_item(r, cfg, case_id(cand), case_id(base), m->string, cand, base);
+        it = add_item(r, cfg, cand->id, base->id, name, cand, base);
         it->v.kind = BH_VERDICT_MISSING;
     }
 }
@@ -198,10 +177,16 @@ void bh_regress_compare_docs(const cJSON *base, const cJSON *cand,
                              const bh_regress_match *match,
                              bh_regress_report *out)
 {
+    bh_result_view vb, vc;
     size_t nb, nc;
-    keyed *kb = key_cases(base, match, &nb);
-    keyed *kc = key_cases(cand, match, &nc);
+    keyed *kb, *kc;
 
+    bh_result_view_load(base, &vb);
+    bh_result_view_load(cand, &vc);
+    nb = vb.n_cases;
+    nc = vc.n_cases;
+    kb = key_cases(&vb, match);
+    kc = key_cases(&vc, match);
     memset(out, 0, sizeof(*out));
     for (size_t i = 0; i < nc; i++) {
         size_t j;
@@ -210,7 +195,7 @@ void bh_regress_compare_docs(const cJSON *base, const cJSON *cand,
             if (!kb[j].used && strcmp(kb[j].key, kc[i].key) == 0)
                 break;
         if (j == nb) {
-            add_item(out, cfg, case_id(kc[i].c), NULL, BH_REGRESS_TIME, kc[i].c, NULL)->v.kind =
+            add_item(out, cfg, kc[i].c->id, NULL, BH_REGRESS_TIME, kc[i].c, NULL)->v.kind =
                 BH_VERDICT_NEW;
             continue;
         }
@@ -219,12 +204,14 @@ void bh_regress_compare_docs(const cJSON *base, const cJSON *cand,
     }
     for (size_t j = 0; j < nb; j++)
         if (!kb[j].used) {
-            bh_regress_item *it = add_item(out, cfg, case_id(kb[j].c), case_id(kb[j].c),
+            bh_regress_item *it = add_item(out, cfg, kb[j].c->id, kb[j].c->id,
                                            BH_REGRESS_TIME, NULL, kb[j].c);
             it->v.kind = BH_VERDICT_MISSING;
         }
     free_keyed(kb, nb);
     free_keyed(kc, nc);
+    bh_result_view_free(&vb);
+    bh_result_view_free(&vc);
     bh_regress_finalize(out, cfg);
 }
 
@@ -312,24 +299,20 @@ void bh_regress_finalize(bh_regress_report *r, const bh_regress_config *cfg)
     }
 }
 
-/* run.config.name of a document, or "". */
-static const char *config_name(const cJSON *doc)
-{
-    const cJSON *n = cJSON_GetObjectItemCaseSensitive(
-        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "run"), "config"),
-        "name");
-
-    return cJSON_IsString(n) ? n->valuestring : "";
-}
-
 int bh_regress_comparable(const cJSON *base, const cJSON *cand, char **system_diff,
                           char **config_diff)
 {
-    const char *a = config_name(base), *b = config_name(cand);
+    bh_result_view vb, vc;
+    const char *a, *b;
 
-    *system_diff = bh_sysinfo_diff(cJSON_GetObjectItemCaseSensitive(base, "system"),
-                                   cJSON_GetObjectItemCaseSensitive(cand, "system"));
+    bh_result_view_load_top(base, &vb);
+    bh_result_view_load_top(cand, &vc);
+    a = vb.run.config_name ? vb.run.config_name : "";
+    b = vc.run.config_name ? vc.run.config_name : "";
+    *system_diff = bh_sysinfo_diff(vb.system.json, vc.system.json);
     *config_diff = strcmp(a, b) != 0 ? bh_xasprintf("'%s' != '%s'", a, b) : NULL;
+    bh_result_view_free(&vb);
+    bh_result_view_free(&vc);
     return !*system_diff && !*config_diff;
 }
 

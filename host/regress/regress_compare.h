@@ -8,6 +8,7 @@
 #define BH_REGRESS_COMPARE_H
 
 #include "regress_config.h"
+#include "result_view.h"
 #include "verdict.h"
 
 #include <cjson/cJSON.h>
@@ -143,18 +144,25 @@ int bh_regress_comparable(const cJSON *base, const cJSON *cand, char **system_di
 size_t bh_regress_n_critical(const bh_regress_report *r);
 
 /* The values of metric (BH_REGRESS_TIME or an extra metric) of each run of
- * a result case object, indexed by the run's "index" field: out[i] is NAN
- * for a run that is not ok, has no value, or is absent. *n is the largest
- * index + 1 (0 and *out NULL when there are no runs). free() *out. */
-void bh_regress_run_values_indexed(const cJSON *c, const char *metric,
+ * a case, indexed by the run's "index" (whole numbers below 1e6; runs
+ * without one are left out): out[i] is NAN for a run that is not ok, has
+ * no value, or is absent. A run's time is its median ns/iter (NAN unless
+ * > 0), an extra metric the median of the values it reported. *n is the
+ * largest index + 1 (0 and *out NULL when there is none). free() *out. */
+void bh_regress_run_values_indexed(const bh_rv_case *c, const char *metric,
                                    double **out, size_t *n);
 
-/* The same values of the ok runs only, in run order, NANs dropped. */
-void bh_regress_run_values(const cJSON *c, const char *metric, double **out,
+/* The same values of the ok runs only, in run order, NANs dropped (*out
+ * NULL when none). */
+void bh_regress_run_values(const bh_rv_case *c, const char *metric, double **out,
                            size_t *n);
 
 /* The id of a case with the ignored parameters removed from its [...]
  * part (a new string; "[]" disappears when nothing is left). */
-char *bh_regress_match_key(const cJSON *c, const bh_regress_match *match);
+char *bh_regress_match_key(const bh_rv_case *c, const bh_regress_match *match);
+
+/* The same key from a case id and its params object (may be NULL): for
+ * cases not read from a document (the plan's). */
+char *bh_regress_id_key(const char *id, const cJSON *params, const bh_regress_match *match);
 
 #endif

@@ -1,128 +1,63 @@
 // SPDX-License-Identifier: MIT
-/* Reading the compared values out of result case objects, and the keys
- * cases are matched by. */
+/* Reading the compared values out of the cases of a result view, and the
+ * keys cases are matched by. */
 #include "regress_compare.h"
 
 #include "bh_mem.h"
 #include "bh_strbuf.h"
-#include "descriptive.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Median of v[0..n) (reordered); NAN when n == 0. */
-static double median_inplace(double *v, size_t n)
+/* Run indexes at or above this are ignored (a slot array is allocated up
+ * to the largest index). */
+#define MAX_RUN_INDEX 1000000
+
+/* The value of metric for one run, NAN unless the run is ok: its median
+ * ns/iter for BH_REGRESS_TIME (NAN unless > 0), else the median of the
+ * values it reported for the metric. */
+static double run_value(const bh_rv_run *r, const char *metric)
 {
-    if (n == 0)
+    if (!r->ok)
         return NAN;
-    bh_stats_sort(v, n);
-    return bh_stats_median_sorted(v, n);
+    if (strcmp(metric, BH_REGRESS_TIME) == 0)
+        return isfinite(r->median_ns) && r->median_ns > 0 ? r->median_ns : NAN;
+    return bh_rv_run_metric_value(r, metric);
 }
 
-/* The median ns/iter of a run's samples; NAN when none is valid or the
- * median is not > 0. */
-static double run_time(const cJSON *run)
-{
-    const cJSON *samples = cJSON_GetObjectItemCaseSensitive(run, "samples");
-    size_t cap = (size_t)cJSON_GetArraySize(samples), n = 0;
-    double *v, m;
-    const cJSON *p;
-
-    if (cap == 0)
-        return NAN;
-    v = bh_xcalloc(cap, sizeof(*v));
-    cJSON_ArrayForEach(p, samples) {
-        const cJSON *it = cJSON_GetArrayItem(p, 0);
-        const cJSON *ns = cJSON_GetArrayItem(p, 1);
-
-        if (cJSON_IsNumber(it) && cJSON_IsNumber(ns) && it->valuedouble >= 1 &&
-            ns->valuedouble >= 0 && isfinite(ns->valuedouble) && isfinite(it->valuedouble))
-            v[n++] = ns->valuedouble / it->valuedouble;
-    }
-    m = median_inplace(v, n);
-    free(v);
-    return isfinite(m) && m > 0 ? m : NAN;
-}
-
-/* The median of the values a run reported for metric; NAN when none. */
-static double run_metric(const cJSON *run, const char *metric)
-{
-    const cJSON *ms = cJSON_GetObjectItemCaseSensitive(run, "metrics");
-    size_t cap = (size_t)cJSON_GetArraySize(ms), n = 0;
-    double *v, m;
-    const cJSON *it;
-
-    if (cap == 0)
-        return NAN;
-    v = bh_xcalloc(cap, sizeof(*v));
-    cJSON_ArrayForEach(it, ms) {
-        const cJSON *name = cJSON_GetObjectItemCaseSensitive(it, "name");
-        const cJSON *val = cJSON_GetObjectItemCaseSensitive(it, "value");
-
-        if (cJSON_IsString(name) && strcmp(name->valuestring, metric) == 0 &&
-            cJSON_IsNumber(val) && isfinite(val->valuedouble))
-            v[n++] = val->valuedouble;
-    }
-    m = median_inplace(v, n);
-    free(v);
-    return m;
-}
-
-/* The value of metric for one run object, NAN unless the run is ok. */
-static double run_value(const cJSON *run, const char *metric)
-{
-    const cJSON *st = cJSON_GetObjectItemCaseSensitive(run, "status");
-
-    if (!cJSON_IsString(st) || strcmp(st->valuestring, "ok") != 0)
-        return NAN;
-    return strcmp(metric, BH_REGRESS_TIME) == 0 ? run_time(run) : run_metric(run, metric);
-}
-
-void bh_regress_run_values_indexed(const cJSON *c, const char *metric,
+void bh_regress_run_values_indexed(const bh_rv_case *c, const char *metric,
                                    double **out, size_t *n)
 {
-    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(c, "runs");
-    const cJSON *r;
     size_t top = 0;
 
     *out = NULL;
     *n = 0;
-    cJSON_ArrayForEach(r, runs) {
-        const cJSON *ix = cJSON_GetObjectItemCaseSensitive(r, "index");
-
-        if (cJSON_IsNumber(ix) && ix->valuedouble >= 0 && ix->valuedouble < 1e6 &&
-            (size_t)ix->valuedouble + 1 > top)
-            top = (size_t)ix->valuedouble + 1;
-    }
+    for (size_t i = 0; i < c->n_runs; i++)
+        if (c->runs[i].index >= 0 && c->runs[i].index < MAX_RUN_INDEX &&
+            (size_t)c->runs[i].index + 1 > top)
+            top = (size_t)c->runs[i].index + 1;
     if (top == 0)
         return;
     *out = bh_xcalloc(top, sizeof(double));
     for (size_t i = 0; i < top; i++)
         (*out)[i] = NAN;
-    cJSON_ArrayForEach(r, runs) {
-        const cJSON *ix = cJSON_GetObjectItemCaseSensitive(r, "index");
-
-        if (cJSON_IsNumber(ix) && ix->valuedouble >= 0 && ix->valuedouble < 1e6)
-            (*out)[(size_t)ix->valuedouble] = run_value(r, metric);
-    }
+    for (size_t i = 0; i < c->n_runs; i++)
+        if (c->runs[i].index >= 0 && c->runs[i].index < MAX_RUN_INDEX)
+            (*out)[c->runs[i].index] = run_value(&c->runs[i], metric);
     *n = top;
 }
 
-void bh_regress_run_values(const cJSON *c, const char *metric, double **out,
+void bh_regress_run_values(const bh_rv_case *c, const char *metric, double **out,
                            size_t *n)
 {
-    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(c, "runs");
-    size_t cap = (size_t)cJSON_GetArraySize(runs);
-    const cJSON *r;
-
     *out = NULL;
     *n = 0;
-    if (cap == 0)
+    if (c->n_runs == 0)
         return;
-    *out = bh_xcalloc(cap, sizeof(double));
-    cJSON_ArrayForEach(r, runs) {
-        double v = run_value(r, metric);
+    *out = bh_xcalloc(c->n_runs, sizeof(double));
+    for (size_t i = 0; i < c->n_runs; i++) {
+        double v = run_value(&c->runs[i], metric);
 
         if (!isnan(v))
             (*out)[(*n)++] = v;
@@ -157,11 +92,13 @@ static size_t param_key_at(const cJSON *params, const char *s)
     return 0;
 }
 
-char *bh_regress_match_key(const cJSON *c, const bh_regress_match *match)
+char *bh_regress_match_key(const bh_rv_case *c, const bh_regress_match *match)
 {
-    const cJSON *idj = cJSON_GetObjectItemCaseSensitive(c, "id");
-    const cJSON *params = cJSON_GetObjectItemCaseSensitive(c, "params");
-    const char *id = cJSON_IsString(idj) ? idj->valuestring : "";
+    return bh_regress_id_key(c->id, c->params, match);
+}
+
+char *bh_regress_id_key(const char *id, const cJSON *params, const bh_regress_match *match)
+{
     const char *open = strchr(id, '[');
     const char *at = strrchr(id, '@');
     const char *close;

@@ -501,13 +501,15 @@ static cJSON *make_doc(const char *config)
 static void test_run_values(void **state)
 {
     double ns[10] = {5, 4, 3, 2, 1, 6, 7, 8, 9, 10};
-    cJSON *c = make_case("a", ns, 10, "tok", "higher", ns);
+    cJSON *cj = make_case("a", ns, 10, "tok", "higher", ns);
+    bh_rv_case c;
     double *v, *w;
     size_t n, m;
 
     (void)state;
-    bh_regress_run_values(c, "time", &v, &n);
-    bh_result_run_medians(c, &w, &m);
+    assert_int_equal(bh_rv_case_read(cj, &c), 1);
+    bh_regress_run_values(&c, "time", &v, &n);
+    bh_result_run_medians(cj, &w, &m);
     assert_int_equal(n, 9); /* the last run failed */
     assert_int_equal(m, n);
     for (size_t i = 0; i < n; i++)
@@ -515,37 +517,44 @@ static void test_run_values(void **state)
     ASSERT_NEAR(v[0], 5.005, 1e-12); /* median of 5, 5.005, 5.01 */
     free(v);
     free(w);
-    bh_regress_run_values_indexed(c, "tok", &v, &n);
+    bh_regress_run_values_indexed(&c, "tok", &v, &n);
     assert_int_equal(n, 10);
     ASSERT_NEAR(v[3], 2.0, 1e-12);
     assert_true(isnan(v[9]));
     free(v);
-    bh_regress_run_values(c, "absent", &v, &n);
+    bh_regress_run_values(&c, "absent", &v, &n);
     assert_null(v);
     assert_int_equal(n, 0);
-    cJSON_Delete(c);
+    bh_rv_case_free(&c);
+    cJSON_Delete(cj);
 }
 
 static void test_match_key(void **state)
 {
     double ns[2] = {1, 2};
-    cJSON *c = make_case("selftest/spin[work=1000,slowdown_pct=5]@cpu:0", ns, 2, NULL, NULL,
-                         NULL);
+    cJSON *cj = make_case("selftest/spin[work=1000,slowdown_pct=5]@cpu:0", ns, 2, NULL, NULL,
+                          NULL);
     char *ign[2] = {"slowdown_pct", "work"};
     bh_regress_match m1 = {ign, 1}, m2 = {ign, 2};
+    bh_rv_case c;
     char *k;
 
     (void)state;
-    k = bh_regress_match_key(c, &m1);
+    assert_int_equal(bh_rv_case_read(cj, &c), 1);
+    k = bh_regress_match_key(&c, &m1);
     assert_string_equal(k, "selftest/spin[work=1000]@cpu:0");
     free(k);
-    k = bh_regress_match_key(c, &m2);
+    k = bh_regress_match_key(&c, &m2);
     assert_string_equal(k, "selftest/spin@cpu:0");
     free(k);
-    k = bh_regress_match_key(c, NULL);
+    k = bh_regress_match_key(&c, NULL);
     assert_string_equal(k, "selftest/spin[work=1000,slowdown_pct=5]@cpu:0");
     free(k);
-    cJSON_Delete(c);
+    k = bh_regress_id_key(c.id, c.params, &m2);
+    assert_string_equal(k, "selftest/spin@cpu:0");
+    free(k);
+    bh_rv_case_free(&c);
+    cJSON_Delete(cj);
 }
 
 static void test_compare_docs(void **state)
