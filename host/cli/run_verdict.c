@@ -12,7 +12,7 @@
 #include "drift.h"
 #include "gate.h"
 #include "regress_json.h"
-#include "result_read.h"
+#include "result_view.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +20,7 @@
 int bh_run_verdict_prepare(bh_run_verdict *v, const bh_config *cfg, const cJSON *system)
 {
     bh_error e = {""};
+    bh_result_view mine;
     cJSON *me;
 
     v->base_path = NULL;
@@ -51,19 +52,22 @@ int bh_run_verdict_prepare(bh_run_verdict *v, const bh_config *cfg, const cJSON 
     }
     if (!v->baseline)
         return 0;
-    v->base_doc = bh_regress_baseline_load(v->baseline, v->results_dir, cfg->name, v->store,
-                                           system, &v->base_path, &e);
-    if (!v->base_doc) {
-        bh_cli_error("baseline: %s", e.msg);
-        return BH_EXIT_IO;
-    }
-    bh_gate_baseline_digest(v->base_doc, v->base_sha256);
     /* This run as far as comparability goes: its config and machine. */
     me = cJSON_CreateObject();
     cJSON_AddStringToObject(cJSON_AddObjectToObject(cJSON_AddObjectToObject(me, "run"),
                                                     "config"),
                             "name", cfg->name);
     cJSON_AddItemToObject(me, "system", system ? cJSON_Duplicate(system, 1) : cJSON_CreateNull());
+    bh_result_view_load_top(me, &mine);
+    v->base_doc = bh_regress_baseline_load(v->baseline, v->results_dir, cfg->name, v->store,
+                                           mine.system.fingerprint_hash, &v->base_path, &e);
+    bh_result_view_free(&mine);
+    if (!v->base_doc) {
+        cJSON_Delete(me);
+        bh_cli_error("baseline: %s", e.msg);
+        return BH_EXIT_IO;
+    }
+    bh_gate_baseline_digest(v->base_doc, v->base_sha256);
     bh_regress_comparable(v->base_doc, me, &v->system_diff, &v->config_diff);
     cJSON_Delete(me);
     if (v->config_diff)

@@ -126,10 +126,8 @@ static int select_run(bh_store *st, const char *mode, const char *config, const 
 
 /* The baseline from the store (see bh_regress_baseline_load). */
 static cJSON *load_from_store(const char *ref, const char *config, const char *store,
-                              const cJSON *system, char **label, bh_error *e)
+                              const char *fp, char **label, bh_error *e)
 {
-    const cJSON *fpj = cJSON_GetObjectItemCaseSensitive(system, "fingerprint_hash");
-    const char *fp = cJSON_IsString(fpj) ? fpj->valuestring : NULL;
     bh_store *st;
     bh_store_run r;
     int64_t id = 0;
@@ -163,14 +161,14 @@ static cJSON *load_from_store(const char *ref, const char *config, const char *s
 
 cJSON *bh_regress_baseline_load(const char *ref, const char *results_dir,
                                 const char *config_name, const char *store,
-                                const cJSON *system, char **label, bh_error *e)
+                                const char *fingerprint, char **label, bh_error *e)
 {
     char *path;
     cJSON *doc;
 
     *label = NULL;
     if (bh_regress_baseline_in_store(ref))
-        return load_from_store(ref, config_name, store, system, label, e);
+        return load_from_store(ref, config_name, store, fingerprint, label, e);
     path = bh_regress_baseline_resolve(ref, results_dir, config_name);
     doc = bh_result_read(path, e);
     if (doc)

@@ -37,7 +37,8 @@ int bh_regress_baseline_in_store(const char *ref);
 /* Loads the baseline document --baseline ref means (caller deletes):
  *  - "store:latest-BRANCH" (e.g. store:latest-main): the newest complete
  *    run of config_name on BRANCH measured on a system with this system's
- *    fingerprint (system.fingerprint_hash), from the store at store;
+ *    fingerprint (fingerprint: its system.fingerprint_hash; NULL refuses
+ *    a store selection), from the store at store;
  *  - "store:nearest-ancestor": the nearest commit of the first-parent
  *    history of HEAD (HEAD itself first; git rev-list, 200 commits) that
  *    has a complete, clean run of config_name with this fingerprint;
@@ -48,6 +49,6 @@ int bh_regress_baseline_in_store(const char *ref);
  * missing. */
 cJSON *bh_regress_baseline_load(const char *ref, const char *results_dir,
                                 const char *config_name, const char *store,
-                                const cJSON *system, char **label, bh_error *e);
+                                const char *fingerprint, char **label, bh_error *e);
 
 #endif

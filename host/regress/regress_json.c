@@ -2,6 +2,8 @@
 /* The comparison as JSON (see regress_json.h). */
 #include "regress_json.h"
 
+#include "result_view.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -243,21 +245,25 @@ cJSON *bh_regress_summary_json(const bh_regress_report *r, const bh_regress_meta
 
 void bh_regress_attach(cJSON *doc, const bh_regress_report *r, const bh_regress_meta *m)
 {
+    bh_result_view view;
     cJSON *c;
+    size_t k = 0;
 
+    bh_result_view_load(doc, &view);
+    /* the cases array is walked to write into it; the view, which holds
+       the same cases in document order, says which case each one is */
     cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(doc, "cases")) {
-        const cJSON *id = cJSON_GetObjectItemCaseSensitive(c, "id");
-        cJSON *v = cJSON_IsString(id) ? bh_regress_case_json(r, id->valuestring) : NULL;
+        cJSON *v;
 
-        if (!v)
+        if (k >= view.n_cases || view.cases[k].json != c)
             continue;
-        if (cJSON_GetObjectItemCaseSensitive(c, "verdict"))
-            cJSON_ReplaceItemInObjectCaseSensitive(c, "verdict", v);
-        else
+        v = bh_regress_case_json(r, view.cases[k++].id);
+        /* in place of the null verdict the run wrote, else added */
+        if (v && !cJSON_ReplaceItemInObjectCaseSensitive(c, "verdict", v))
             cJSON_AddItemToObject(c, "verdict", v);
     }
-    if (cJSON_GetObjectItemCaseSensitive(doc, "comparison"))
-        cJSON_DeleteItemFromObjectCaseSensitive(doc, "comparison");
+    bh_result_view_free(&view);
+    cJSON_DeleteItemFromObjectCaseSensitive(doc, "comparison");
     cJSON_AddItemToObject(doc, "comparison", bh_regress_summary_json(r, m));
 }
 
