@@ -7,6 +7,7 @@
 #include "bh_mem.h"
 #include "descriptive.h"
 #include "result_read.h"
+#include "result_view.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -158,14 +159,10 @@ static void add_point(bh_history_set *set, bh_history_series *s, size_t fi, cons
     BH_PUSH(s->pts, s->n, s->cap, p);
 }
 
-/* The string at doc.run.<a>[.<b>], or NULL when missing or empty. */
-static const char *run_string(const cJSON *doc, const char *a, const char *b)
+/* s, or NULL when it is NULL or empty. */
+static const char *non_empty(const char *s)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "run"), a);
-
-    if (b)
-        v = cJSON_GetObjectItemCaseSensitive(v, b);
-    return cJSON_IsString(v) && v->valuestring[0] ? v->valuestring : NULL;
+    return s && *s ? s : NULL;
 }
 
 /* Reads one file into set. Returns 0 (read, or skipped with a warning) or
@@ -175,20 +172,20 @@ static int read_one(bh_history_set *set, const char *path, const bh_history_filt
 {
     bh_error err = {""};
     cJSON *doc = bh_result_read(path, &err);
+    bh_result_view v;
     const char *started, *config;
-    const cJSON *c;
     bh_history_file file;
     size_t fi;
 
-    if (doc) {
-        started = run_string(doc, "started_at", NULL);
-        config = run_string(doc, "config", "name");
-        if (!started || !config) {
-            bh_error_set(&err, "%s: expected strings run.started_at and run.config.name", path);
-            cJSON_Delete(doc);
-            doc = NULL;
-        }
+    bh_result_view_load_top(doc, &v);
+    started = non_empty(v.run.started_at);
+    config = non_empty(v.run.config_name);
+    if (doc && (!started || !config)) {
+        bh_error_set(&err, "%s: expected strings run.started_at and run.config.name", path);
+        cJSON_Delete(doc);
+        doc = NULL;
     }
+    bh_result_view_free(&v);
     if (!doc) {
         if (f && f->strict)
             return bh_error_set(e, "%s", err.msg);
@@ -207,19 +204,20 @@ static int read_one(bh_history_set *set, const char *path, const bh_history_filt
     file.rank = 0;
     fi = set->n_files;
     BH_PUSH(set->files, set->n_files, set->cap_files, file);
-    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(doc, "cases")) {
-        const char *id = cJSON_GetObjectItemCaseSensitive(c, "id")->valuestring;
-        const char *st = cJSON_GetObjectItemCaseSensitive(c, "status")->valuestring;
+    bh_result_view_load(doc, &v);
+    for (size_t i = 0; i < v.n_cases; i++) {
+        const bh_rv_case *c = &v.cases[i];
         double *m = NULL;
         size_t k = 0;
 
-        if (strcmp(st, "ok") != 0 || (f && f->match && !f->match(id, f->match_ctx)))
+        if (!c->ok || (f && f->match && !f->match(c->id, f->match_ctx)))
             continue;
-        bh_result_run_medians(c, &m, &k);
+        bh_rv_case_run_medians(c, &m, &k);
         if (k > 0)
-            add_point(set, intern(set, config, id), fi, m, k);
+            add_point(set, intern(set, file.config, c->id), fi, m, k);
         free(m);
     }
+    bh_result_view_free(&v);
     cJSON_Delete(doc);
     return 0;
 }
