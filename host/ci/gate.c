@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "gate.h"
 
+#include "bh_json_write.h"
 #include "bh_mem.h"
 #include "bh_sha256.h"
 
@@ -12,7 +13,7 @@
 
 void bh_gate_baseline_digest(const cJSON *base_doc, char hex[65])
 {
-    char *text = cJSON_PrintUnformatted(base_doc);
+    char *text = bh_json_print_unformatted(base_doc);
 
     bh_sha256_hex(text ? text : "", text ? strlen(text) : 0, hex);
     free(text);
@@ -152,7 +153,7 @@ static char *value_text(const cJSON *root, const char *path)
     free(copy);
     if (!v)
         return bh_xstrdup("nothing");
-    text = cJSON_PrintUnformatted(v);
+    text = bh_json_print_unformatted(v);
     if (text && strlen(text) > 80)
         strcpy(text + 77, "...");
     return text ? text : bh_xstrdup("?");

@@ -7,6 +7,7 @@
  * FAIL line and the rest still run. */
 #define _GNU_SOURCE
 #include "cli.h"
+#include "bh_json_write.h"
 #include "cli_args.h"
 
 #include "bh_mem.h"
@@ -159,7 +160,7 @@ static void exit_failed(checker *c, const char *fail_id,
  * the check_plan message (caller deletes) or NULL. */
 static cJSON *run_part(checker *c, cJSON *job, const char *fail_id)
 {
-    char *text = cJSON_PrintUnformatted(job);
+    char *text = bh_json_print_unformatted(job);
     bh_spawn_opts o = {c->exe, text, c->timeout_ns, 65536, 0};
     bh_worker_outcome out;
     bh_outcome_view v;
@@ -333,7 +334,7 @@ static void finish(checker *c, const char *path)
         cJSON_AddNumberToObject(doc, "failed", c->fail);
         cJSON_AddNumberToObject(doc, "warnings", c->warn);
         cJSON_AddBoolToObject(doc, "ok", c->fail == 0);
-        t = cJSON_Print(doc);
+        t = bh_json_print(doc);
         puts(t);
         free(t);
         c->checks = NULL;

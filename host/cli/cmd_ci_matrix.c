@@ -2,6 +2,7 @@
 /* bhost ci-matrix: the GitHub Actions job matrix of a folder of configs. */
 #define _GNU_SOURCE
 #include "bh_mem.h"
+#include "bh_json_write.h"
 #include "cli.h"
 #include "cli_args.h"
 #include "matrix.h"
@@ -149,7 +150,7 @@ static int cmd_ci_matrix(int argc, char **argv)
         bh_cli_error("%s%s", rc == BH_MATRIX_BAD_CONFIG ? "" : "ci-matrix: ", e.msg);
         rc = rc == BH_MATRIX_BAD_CONFIG ? BH_EXIT_CONFIG : BH_EXIT_USAGE;
     } else {
-        char *text = o.pretty ? cJSON_Print(m) : cJSON_PrintUnformatted(m);
+        char *text = o.pretty ? bh_json_print(m) : bh_json_print_unformatted(m);
 
         puts(text);
         free(text);

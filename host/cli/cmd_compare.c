@@ -3,6 +3,7 @@
  * against a baseline result. */
 #define _GNU_SOURCE
 #include "bh_fs.h"
+#include "bh_json_write.h"
 #include "bh_mem.h"
 #include "cli.h"
 #include "compare_console.h"
@@ -220,7 +221,7 @@ static int emit(const compare_opts *o, const bh_regress_report *rep, const bh_re
 
     if (o->json || o->out) {
         cJSON *doc = bh_regress_report_json(rep, m);
-        char *text = cJSON_Print(doc);
+        char *text = bh_json_print(doc);
         bh_error e = {""};
 
         if (o->out && bh_write_file_atomic(o->out, text, strlen(text), &e) != 0) {
@@ -229,7 +230,7 @@ static int emit(const compare_opts *o, const bh_regress_report *rep, const bh_re
         }
         if (o->json)
             puts(text);
-        cJSON_free(text);
+        free(text);
         cJSON_Delete(doc);
     }
     if (!o->json) {

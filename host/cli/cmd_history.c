@@ -3,6 +3,7 @@
  * files of a results folder. */
 #define _GNU_SOURCE
 #include "bh_mem.h"
+#include "bh_json_write.h"
 #include "cli.h"
 #include "cli_args.h"
 #include "config.h"
@@ -390,7 +391,7 @@ static int cmd_history(int argc, char **argv)
 
         if (o.trend)
             add_trends(doc, &o, &set, &info, &an);
-        text = cJSON_Print(doc);
+        text = bh_json_print(doc);
 
         cJSON_Delete(doc);
         if (!text) {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "bh_json_write.h"
 #include "catalog.h"
 #include "cli.h"
 #include "ipc.h"
@@ -58,12 +59,12 @@ static int cmd_info(int argc, char **argv)
 
         cJSON_AddItemToObject(doc, "system", fp);
         cJSON_AddItemToObject(doc, "backends", backends);
-        t = cJSON_Print(doc);
+        t = bh_json_print(doc);
         puts(t);
         free(t);
         cJSON_Delete(doc);
     } else {
-        char *t = cJSON_Print(fp);
+        char *t = bh_json_print(fp);
         const cJSON *be;
 
         printf("system:\n%s\nbackends:\n", t);

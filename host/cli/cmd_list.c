@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "bh_json_write.h"
 #include "bh_mem.h"
 #include "catalog.h"
 #include "cli.h"
@@ -107,7 +108,7 @@ static int list_plugins(int json)
         }
     }
     if (json) {
-        char *t = cJSON_Print(arr);
+        char *t = bh_json_print(arr);
         puts(t);
         free(t);
     }
@@ -162,7 +163,7 @@ static int list_cases(const char *path, int json)
         }
     }
     if (json) {
-        char *t = cJSON_Print(arr);
+        char *t = bh_json_print(arr);
         puts(t);
         free(t);
     }

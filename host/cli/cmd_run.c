@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #define _GNU_SOURCE
 #include "bh_clock.h"
+#include "bh_json_write.h"
 #include "bh_mem.h"
 #include "catalog.h"
 #include "cli.h"
@@ -501,7 +502,7 @@ static int cmd_run(int argc, char **argv)
                                  o.quiet || o.json ? stderr : stdout) != 0)
         rc = BH_EXIT_IO;
     if (o.json) {
-        char *text = cJSON_Print(doc);
+        char *text = bh_json_print(doc);
         puts(text);
         free(text);
     } else if (!o.quiet) {

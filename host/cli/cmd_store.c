@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "bh_clock.h"
 #include "bh_fs.h"
+#include "bh_json_write.h"
 #include "bh_mem.h"
 #include "cli.h"
 #include "cli_args.h"
@@ -165,9 +166,9 @@ static int cmd_info(bh_store *s, const store_opts *o)
         cJSON_AddNumberToObject(d, "samples", (double)c.samples);
         cJSON_AddNumberToObject(d, "summaries", (double)c.summaries);
         cJSON_AddNumberToObject(d, "verdicts", (double)c.verdicts);
-        text = cJSON_Print(d);
+        text = bh_json_print(d);
         puts(text);
-        cJSON_free(text);
+        free(text);
         cJSON_Delete(d);
         return BH_EXIT_OK;
     }
@@ -223,10 +224,10 @@ static int cmd_runs(bh_store *s, const store_opts *o)
         }
     }
     if (arr) {
-        char *text = cJSON_Print(arr);
+        char *text = bh_json_print(arr);
 
         puts(text);
-        cJSON_free(text);
+        free(text);
         cJSON_Delete(arr);
     }
     bh_store_runs_free(r, n);
@@ -259,10 +260,10 @@ static int cmd_export(bh_store *s, const store_opts *o)
         }
         free(used);
     } else {
-        char *text = cJSON_Print(doc);
+        char *text = bh_json_print(doc);
 
         puts(text);
-        cJSON_free(text);
+        free(text);
     }
     cJSON_Delete(doc);
     return rc;

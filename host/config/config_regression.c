@@ -4,6 +4,7 @@
  * engine's messages can name file:line:col. */
 #include "config_internal.h"
 
+#include "bh_json_write.h"
 #include "bh_mem.h"
 
 #include <cjson/cJSON.h>
@@ -80,13 +81,10 @@ static void add_positions(cJSON *pos, const bh_ynode *n, const char *path)
 int bh_config_regression_pos_json(const bh_ynode *n, char **out)
 {
     cJSON *pos = cJSON_CreateObject();
-    char *text;
 
     add_positions(pos, n, "");
-    text = cJSON_PrintUnformatted(pos);
+    *out = bh_json_print_unformatted(pos);
     cJSON_Delete(pos);
-    *out = text ? bh_xstrdup(text) : NULL;
-    cJSON_free(text);
     return *out ? 0 : -1;
 }
 
@@ -94,7 +92,6 @@ int bh_config_regression_json(const bh_ynode *n, char **out, bh_error *e)
 {
     char got[96];
     cJSON *json;
-    char *text;
 
     *out = NULL;
     if (bh_yaml_is_null(n))
@@ -103,12 +100,9 @@ int bh_config_regression_json(const bh_ynode *n, char **out, bh_error *e)
         return bh_config_fail(e, n, "regression: expected a map, got %s",
                               bh_config_got(n, got, sizeof(got)));
     json = to_json(n);
-    text = cJSON_PrintUnformatted(json);
+    *out = bh_json_print_unformatted(json);
     cJSON_Delete(json);
-    if (!text)
+    if (!*out)
         return bh_config_fail(e, n, "regression: cannot encode as JSON");
-    /* Hand out memory from our own allocator so callers free() it. */
-    *out = bh_xstrdup(text);
-    cJSON_free(text);
     return 0;
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ipc.h"
 
+#include "bh_json_write.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +26,7 @@ static int write_all(int fd, const char *p, size_t n)
 
 int bh_ipc_send(int fd, const cJSON *msg, bh_error *e)
 {
-    char *text = cJSON_PrintUnformatted(msg);
+    char *text = bh_json_print_unformatted(msg);
     size_t len;
     int rc;
 

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "notify.h"
 
+#include "bh_json_write.h"
 #include "bh_mem.h"
 
 #include <stdlib.h>
@@ -43,7 +44,7 @@ int bh_notify_post(const char *url, const cJSON *payload, long timeout_ms, bh_er
 {
     static int initialised;
     char *shown = bh_notify_url_display(url);
-    char *body = cJSON_PrintUnformatted(payload);
+    char *body = bh_json_print_unformatted(payload);
     char err[CURL_ERROR_SIZE] = "";
     struct curl_slist *headers = NULL;
     CURL *h = NULL;
@@ -97,7 +98,7 @@ out:
     curl_slist_free_all(headers);
     if (h)
         curl_easy_cleanup(h);
-    cJSON_free(body);
+    free(body);
     free(shown);
     return rc;
 }

@@ -4,6 +4,7 @@
 #include "baseline.h"
 
 #include "bh_fs.h"
+#include "bh_json_write.h"
 #include "bh_mem.h"
 #include "result_read.h"
 #include "store_git.h"
@@ -50,7 +51,7 @@ int bh_regress_baseline_save(const cJSON *doc, const char *results_dir,
                                "not starting with '.'", name ? name : "");
     path = bh_regress_baseline_path(results_dir, config_name, name);
     dir = bh_xstrdup(path);
-    text = cJSON_Print(doc);
+    text = bh_json_print(doc);
     if (!text) {
         bh_error_set(e, "%s: cannot encode the result document", path);
         goto out;
@@ -67,7 +68,7 @@ out:
     else
         free(path);
     free(dir);
-    cJSON_free(text);
+    free(text);
     return rc;
 }
 

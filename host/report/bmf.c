@@ -10,6 +10,7 @@
  * up to 17 significant digits, so they read back as the same doubles. */
 #include "report.h"
 
+#include "bh_json_write.h"
 #include "bh_mem.h"
 #include "report_case.h"
 #include "report_text.h"
@@ -82,11 +83,11 @@ void bh_report_bmf(const cJSON *doc, bh_strbuf *out)
             extra(bench, m->string, cJSON_GetObjectItemCaseSensitive(m, "values"));
         measure(bench, "roofline_fraction", r->roof_fraction, NAN, NAN);
     }
-    text = cJSON_Print(root);
+    text = bh_json_print(root);
     if (text) {
         bh_strbuf_puts(out, text);
         bh_strbuf_puts(out, "\n");
-        cJSON_free(text);
+        free(text);
     }
     cJSON_Delete(root);
     bh_report_rows_free(&rows);

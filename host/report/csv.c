@@ -14,6 +14,7 @@
  * with %.17g, so they read back as the same doubles. */
 #include "report.h"
 
+#include "bh_json_write.h"
 #include "bh_mem.h"
 #include "report_case.h"
 #include "report_text.h"
@@ -124,7 +125,7 @@ static void case_rows(bh_strbuf *b, const bh_report_row *r)
     const cJSON *tp = cJSON_GetObjectItemCaseSensitive(r->json, "throughput");
     const cJSON *params = cJSON_GetObjectItemCaseSensitive(r->json, "params");
     const cJSON *m;
-    char *ptext = params ? cJSON_PrintUnformatted(params) : NULL;
+    char *ptext = params ? bh_json_print_unformatted(params) : NULL;
     const char *pt = ptext ? ptext : "";
     size_t rows = 0;
     double rss = bh_report_num(cJSON_GetObjectItemCaseSensitive(r->json, "memory"),
@@ -167,7 +168,7 @@ static void case_rows(bh_strbuf *b, const bh_report_row *r)
     }
     if (rows == 0)
         emit(b, r, pt, NULL);
-    cJSON_free(ptext);
+    free(ptext);
 }
 
 /* See report.h: the CSV of doc, appended to out. */

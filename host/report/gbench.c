@@ -17,6 +17,7 @@
  * back as the same doubles). */
 #include "report.h"
 
+#include "bh_json_write.h"
 #include "bh_mem.h"
 #include "descriptive.h"
 #include "report_case.h"
@@ -213,11 +214,11 @@ void bh_report_gbench(const cJSON *doc, bh_strbuf *out)
     arr = cJSON_AddArrayToObject(root, "benchmarks");
     for (size_t i = 0; i < rows.n; i++)
         case_entries(arr, &rows.v[i], (double)i);
-    text = cJSON_Print(root);
+    text = bh_json_print(root);
     if (text) {
         bh_strbuf_puts(out, text);
         bh_strbuf_puts(out, "\n");
-        cJSON_free(text);
+        free(text);
     }
     cJSON_Delete(root);
     bh_report_rows_free(&rows);

@@ -2,6 +2,7 @@
 /* Escaping and number forms for the report formats (see report_text.h). */
 #include "report_text.h"
 
+#include "bh_json_write.h"
 #include "units.h"
 
 #include <math.h>
@@ -169,11 +170,7 @@ void bh_report_md_escape(bh_strbuf *b, const char *s)
 /* See report_text.h. */
 void bh_report_fmt_double(double v, char buf[32])
 {
-    for (int prec = 15; prec <= 17; prec++) {
-        snprintf(buf, 32, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v)
-            return;
-    }
+    bh_json_format_double(v, buf);
 }
 
 /* See report_text.h. */

@@ -29,7 +29,8 @@ void bh_report_csv_field(bh_strbuf *b, const char *s);
 void bh_report_md_escape(bh_strbuf *b, const char *s);
 
 /* The shortest of "%.15g", "%.16g", "%.17g" that reads back (strtod) as
- * exactly v: a double printed without loss. v must be finite. */
+ * exactly v: a double printed without loss, as every JSON bhost writes
+ * numbers (bh_json_format_double). v must be finite. */
 void bh_report_fmt_double(double v, char buf[32]);
 
 /* Appends v as bh_report_fmt_double writes it; "" for NAN and

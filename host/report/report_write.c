@@ -4,11 +4,10 @@
 #include "report.h"
 
 #include "bh_fs.h"
+#include "bh_json_write.h"
 #include "bh_mem.h"
-#include "report_text.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,43 +38,16 @@ const char *bh_report_format_ext(bh_report_format f)
     return (unsigned)f < BH_REPORT_FORMATS ? exts[f] : "";
 }
 
-/* Turns every number under it into raw text that reads back as exactly
- * the same double (cJSON's own printing may round the last bit). */
-static void exact_numbers(cJSON *it)
-{
-    for (; it; it = it->next) {
-        if (cJSON_IsNumber(it) && isfinite(it->valuedouble)) {
-            char buf[32];
-            char *raw;
-
-            bh_report_fmt_double(it->valuedouble, buf);
-            raw = cJSON_malloc(strlen(buf) + 1);
-            if (!raw)
-                continue;
-            memcpy(raw, buf, strlen(buf) + 1);
-            it->type = cJSON_Raw;
-            it->valuestring = raw;
-        }
-        exact_numbers(it->child);
-    }
-}
-
-/* The document itself, numbers exact. */
+/* The document itself, numbers exact (bh_json_write.h). */
 static void render_json(const cJSON *doc, bh_strbuf *out)
 {
-    cJSON *copy = cJSON_Duplicate(doc, 1);
-    char *text;
+    char *text = bh_json_print(doc);
 
-    if (!copy)
-        return;
-    exact_numbers(copy);
-    text = cJSON_Print(copy);
     if (text) {
         bh_strbuf_puts(out, text);
         bh_strbuf_puts(out, "\n");
-        cJSON_free(text);
+        free(text);
     }
-    cJSON_Delete(copy);
 }
 
 /* See report.h. */

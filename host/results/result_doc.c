@@ -5,6 +5,7 @@
 #include "result_doc.h"
 
 #include "bh_fs.h"
+#include "bh_json_write.h"
 #include "bh_mem.h"
 
 #include <errno.h>
@@ -66,7 +67,7 @@ int bh_result_check_writable(const char *path, bh_error *e)
 int bh_result_write(const cJSON *doc, const char *path, int allow_replace,
                     char **used, bh_error *e)
 {
-    char *text = cJSON_Print(doc);
+    char *text = bh_json_print(doc);
     char *dir = bh_xstrdup(path);
     char *name = NULL;
     size_t len;

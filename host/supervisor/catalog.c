@@ -2,6 +2,7 @@
 #include "catalog.h"
 
 #include "bh_clock.h"
+#include "bh_json_write.h"
 #include "config.h"
 #include "bh_mem.h"
 #include "bh_strbuf.h"
@@ -59,7 +60,7 @@ static void describe(bh_catalog *c, bh_catalog_entry *en)
 
     cJSON_AddStringToObject(job, "mode", "describe");
     cJSON_AddStringToObject(job, "plugin", en->path);
-    text = cJSON_PrintUnformatted(job);
+    text = bh_json_print_unformatted(job);
     cJSON_Delete(job);
     o = (bh_spawn_opts){c->exe, text, c->timeout_ns, 65536, 0};
     if (bh_spawn_worker(&o, &out, &e) != 0) {

@@ -2,6 +2,7 @@
 #include "executor.h"
 
 #include "bh_clock.h"
+#include "bh_json_write.h"
 #include "bh_mem.h"
 #include "bh_rng.h"
 #include "bh_strbuf.h"
@@ -53,7 +54,7 @@ static char *make_job(const bh_case *c, uint32_t run, uint64_t seed)
     cJSON_AddStringToObject(j, "pin", s->pin ? s->pin : "none");
     cJSON_AddNumberToObject(j, "memory_limit", (double)s->memory_limit_bytes);
     cJSON_AddNumberToObject(j, "run_index", run);
-    text = cJSON_PrintUnformatted(j);
+    text = bh_json_print_unformatted(j);
     cJSON_Delete(j);
     return text;
 }

@@ -2,6 +2,7 @@
 #include "worker.h"
 
 #include "bh_fs.h"
+#include "bh_json_write.h"
 #include "bh_mem.h"
 #include "check_plugin.h"
 #include "describe.h"
@@ -93,7 +94,7 @@ static int describe_mode(const cJSON *job)
     }
     bh_host_api_stage("describe");
     msg = bh_describe_plugin(&p);
-    text = cJSON_PrintUnformatted(msg);
+    text = bh_json_print_unformatted(msg);
     if (text && strlen(text) >= BH_IPC_MAX_LINE) {
         char *why = bh_xasprintf("describe: the plugin's description is %zu "
                                  "bytes, over the %u-byte protocol limit "

@@ -11,10 +11,11 @@
 
 #include <cmocka.h>
 
+#include "bh_json_write.h"
 #include "itest_util.h"
 
-#include <cjson/cJSON.h>
 #include <bhost/plugin.h>
+#include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -772,6 +773,46 @@ static void test_cli_overrides_and_filter(void **state)
     tp_proc_free(&p);
 }
 
+/* Every number of a result file is written exactly (docs/results-schema.md
+ * conventions): the file is a fixed point of parse and write, byte for
+ * byte, so no number's text reads back as another double. */
+static void test_numbers_exact(void **state)
+{
+    const char *out = it_path("exact.json");
+    const char *args[] = {"run", it_config("good.yaml"), "--out", out, "--quiet", NULL};
+    tp_proc p;
+    FILE *f;
+    char *text;
+    long len;
+    cJSON *doc;
+    char *again;
+
+    (void)state;
+    it_run(&p, args);
+    it_expect_code(&p, 0);
+    tp_proc_free(&p);
+    f = fopen(out, "rb");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, 0, SEEK_END), 0);
+    len = ftell(f);
+    assert_true(len > 0);
+    rewind(f);
+    text = malloc((size_t)len + 1);
+    assert_non_null(text);
+    assert_int_equal(fread(text, 1, (size_t)len, f), (size_t)len);
+    text[len] = '\0';
+    fclose(f);
+    doc = it_parse_json(text, out);
+    again = bh_json_print(doc);
+    assert_non_null(again);
+    assert_int_equal(strlen(again) + 1, (size_t)len);
+    assert_int_equal(text[len - 1], '\n');
+    assert_memory_equal(again, text, (size_t)len - 1);
+    free(again);
+    cJSON_Delete(doc);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -789,6 +830,7 @@ int main(void)
         cmocka_unit_test(test_catalog_growth),
         cmocka_unit_test(test_missing_plugin),
         cmocka_unit_test(test_cli_overrides_and_filter),
+        cmocka_unit_test(test_numbers_exact),
     };
 
     return cmocka_run_group_tests(tests, group_setup, it_group_teardown);
