@@ -156,6 +156,9 @@ typedef struct bh_rv_run_info {
     const cJSON *command_line; /* array or NULL */
     const cJSON *plugins;      /* array or NULL */
     const cJSON *shard;        /* object or NULL (shard results) */
+    double shard_index, shard_count, shard_cases_total; /* its numbers, NAN absent */
+    const char *shard_partition;  /* "" when absent */
+    const cJSON *shard_positions; /* array or NULL */
     const cJSON *merged;       /* object or NULL (merged results) */
 } bh_rv_run_info;
 
@@ -204,6 +207,7 @@ typedef struct bh_rv_comparison {
     const cJSON *regressed;  /* per severity, or NULL */
     const cJSON *missing;    /* ids of baseline cases the candidate lacks */
     const cJSON *gate;       /* the gate record, or NULL */
+    const char *gate_baseline_sha256; /* gate.baseline_sha256, NULL when absent */
     const cJSON *families;   /* merged results: per shard, or NULL */
     size_t n_families;       /* elements of families */
     int fail_on_regression;  /* gate.fail_on_regression is true */

@@ -34,6 +34,11 @@ static void read_run(const cJSON *run, bh_rv_run_info *out)
     out->command_line = bh_vj_arr(run, "command_line");
     out->plugins = bh_vj_arr(run, "plugins");
     out->shard = bh_vj_obj(run, "shard");
+    out->shard_index = bh_vj_num(out->shard, "index");
+    out->shard_count = bh_vj_num(out->shard, "count");
+    out->shard_cases_total = bh_vj_num(out->shard, "cases_total");
+    out->shard_partition = bh_vj_str(out->shard, "partition", "");
+    out->shard_positions = bh_vj_arr(out->shard, "positions");
     out->merged = bh_vj_obj(run, "merged");
 }
 
@@ -68,6 +73,7 @@ static void read_tops(const cJSON *doc, bh_result_view *v)
     c->regressed = bh_vj_obj(cmp, "regressed");
     c->missing = bh_vj_arr(cmp, "missing");
     c->gate = bh_vj_obj(cmp, "gate");
+    c->gate_baseline_sha256 = bh_vj_str(c->gate, "baseline_sha256", NULL);
     c->families = bh_vj_arr(cmp, "families");
     c->n_families = c->families ? (size_t)cJSON_GetArraySize(c->families) : 0;
     c->fail_on_regression = bh_vj_bool(c->gate, "fail_on_regression") == 1;

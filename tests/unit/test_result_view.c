@@ -66,12 +66,30 @@ static void test_view_reads_fields(void **state)
     assert_null(v.run.git.branch);
     assert_int_equal(v.run.git.dirty, 1);
     assert_null(v.run.finished_at);
+    assert_null(v.run.shard);
+    assert_true(isnan(v.run.shard_index));
+    assert_string_equal(v.run.shard_partition, "");
+    {
+        /* a shard result's run.shard */
+        cJSON *sd = cJSON_Parse("{\"run\":{\"shard\":{\"index\":2,\"count\":3,"
+                                "\"cases_total\":9,\"partition\":\"ab\",\"positions\":[1]}}}");
+        bh_result_view sv;
+
+        bh_result_view_load_top(sd, &sv);
+        assert_true(sv.run.shard_index == 2 && sv.run.shard_count == 3);
+        assert_true(sv.run.shard_cases_total == 9);
+        assert_string_equal(sv.run.shard_partition, "ab");
+        assert_int_equal(cJSON_GetArraySize(sv.run.shard_positions), 1);
+        bh_result_view_free(&sv);
+        cJSON_Delete(sd);
+    }
     assert_string_equal(v.system.cpu_model, "EPYC");
     assert_string_equal(v.system.fingerprint_hash, "f00");
     assert_true(v.roofs.bandwidth_bytes_per_s == 2e10);
     assert_true(isnan(v.roofs.flops_per_s));
     assert_string_equal(v.comparison.baseline, "main");
     assert_true(v.comparison.fail_on_regression);
+    assert_null(v.comparison.gate_baseline_sha256);
     assert_true(bh_rv_comparison_count(&v.comparison, "regressed") == 1);
     assert_true(bh_rv_comparison_count(&v.comparison, "improved") == 0);
     assert_true(bh_rv_comparison_regressed(&v.comparison, "critical") == 0);
