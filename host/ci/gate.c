@@ -159,36 +159,31 @@ static char *value_text(const cJSON *root, const char *path)
     return text ? text : bh_xstrdup("?");
 }
 
-static const char *label(const cJSON *cmp)
+/* The baseline a comparison names, or "?". */
+static const char *label(const bh_rv_comparison *cmp)
 {
-    const cJSON *b = cJSON_GetObjectItemCaseSensitive(cmp, "baseline");
-
-    return cJSON_IsString(b) ? b->valuestring : "?";
+    return cmp->baseline ? cmp->baseline : "?";
 }
 
-int bh_gate_check_same(const cJSON *a, const cJSON *b, const char *na, const char *nb,
-                       bh_error *e)
+int bh_gate_check_same(const bh_rv_comparison *a, const bh_rv_comparison *b, const char *na,
+                       const char *nb, bh_error *e)
 {
-    const cJSON *ga = cJSON_GetObjectItemCaseSensitive(a, "gate");
-    const cJSON *gb = cJSON_GetObjectItemCaseSensitive(b, "gate");
-    const cJSON *da = cJSON_GetObjectItemCaseSensitive(ga, "baseline_sha256");
-    const cJSON *db = cJSON_GetObjectItemCaseSensitive(gb, "baseline_sha256");
+    const char *da = a->gate_baseline_sha256, *db = b->gate_baseline_sha256;
     char path[256] = "";
     cJSON *xa, *xb;
     int rc = 0;
 
-    if (!cJSON_IsObject(ga) || !cJSON_IsObject(gb))
+    if (!a->gate || !b->gate)
         return bh_error_set(e, "%s: comparison without a gate record (comparison.gate, "
                                "written by bhost run --baseline): cannot check how it was "
-                               "gated", cJSON_IsObject(ga) ? nb : na);
-    if (!cJSON_IsString(da) || !cJSON_IsString(db) ||
-        strcmp(da->valuestring, db->valuestring) != 0)
+                               "gated", a->gate ? nb : na);
+    if (!da || !db || strcmp(da, db) != 0)
         return bh_error_set(e, "shards gated against different baselines: %s against %s "
                                "(sha256 %.12s), %s against %s (sha256 %.12s)",
-                            na, label(a), cJSON_IsString(da) ? da->valuestring : "?", nb,
-                            label(b), cJSON_IsString(db) ? db->valuestring : "?");
-    xa = cJSON_Duplicate(ga, 1);
-    xb = cJSON_Duplicate(gb, 1);
+                            na, label(a), da ? da : "?", nb, label(b), db ? db : "?");
+    /* the records are compared whole, as JSON trees, but fail_on_regression */
+    xa = cJSON_Duplicate(a->gate, 1);
+    xb = cJSON_Duplicate(b->gate, 1);
     cJSON_DeleteItemFromObjectCaseSensitive(xa, "fail_on_regression");
     cJSON_DeleteItemFromObjectCaseSensitive(xb, "fail_on_regression");
     if (first_diff(xa, xb, path, sizeof(path))) {

@@ -8,6 +8,7 @@
 
 #include "bh_error.h"
 #include "regress_config.h"
+#include "result_view.h"
 
 #include <cjson/cJSON.h>
 #include <stddef.h>
@@ -34,12 +35,12 @@ void bh_gate_baseline_digest(const cJSON *base_doc, char hex[65]);
  * fail_on_regression} (new object). */
 cJSON *bh_gate_json(const bh_gate_spec *g);
 
-/* Checks that the comparisons a and b (the "comparison" objects of two
- * results, each with its gate) were decided alike: the same baseline
+/* Checks that the comparisons a and b (of the views of two results, each
+ * with its gate) were decided alike: the same baseline
  * digest, regression settings, ignored parameters, confirmation and
  * --force (fail_on_regression may differ). 0, or -1 with e = one line
  * naming the first difference (na and nb name the files of a and b). */
-int bh_gate_check_same(const cJSON *a, const cJSON *b, const char *na, const char *nb,
-                       bh_error *e);
+int bh_gate_check_same(const bh_rv_comparison *a, const bh_rv_comparison *b, const char *na,
+                       const char *nb, bh_error *e);
 
 #endif

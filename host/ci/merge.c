@@ -7,6 +7,7 @@
 #include "compare_backends.h"
 #include "merge_gate.h"
 #include "result_read.h"
+#include "result_view.h"
 #include "roofline.h"
 #include "variant_speedup.h"
 #include "shard.h"
@@ -16,57 +17,48 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One shard's run.shard, checked. */
+/* One shard's run.shard, checked, with the view of its document. */
 typedef struct shard_rec {
     long index, count, total;
     const char *partition;
     const cJSON *positions;
-    const cJSON *cases;
+    const bh_result_view *v;
 } shard_rec;
 
-static const cJSON *get(const cJSON *o, const char *key)
+/* s, or "" when NULL. */
+static const char *or_empty(const char *s)
 {
-    return cJSON_GetObjectItemCaseSensitive(o, key);
+    return s ? s : "";
 }
 
-/* A string member, or "" when absent or not a string. */
-static const char *str(const cJSON *o, const char *key)
+/* x when it is an integral number in [lo, hi] into *v; 0 or -1 (NAN, for
+ * an absent member, is not). */
+static int int_in(double x, long lo, long hi, long *v)
 {
-    const cJSON *s = get(o, key);
-
-    return cJSON_IsString(s) ? s->valuestring : "";
-}
-
-/* An integral number in [lo, hi] into *v; 0 or -1. */
-static int int_in(const cJSON *o, const char *key, long lo, long hi, long *v)
-{
-    const cJSON *x = get(o, key);
-
-    if (!cJSON_IsNumber(x) || x->valuedouble != floor(x->valuedouble) || x->valuedouble < lo ||
-        x->valuedouble > hi)
+    if (x != floor(x) || x < lo || x > hi)
         return -1;
-    *v = (long)x->valuedouble;
+    *v = (long)x;
     return 0;
 }
 
-/* Checks doc's run.shard and fills *r; 0 or -1 with e set. */
-static int read_shard(const cJSON *doc, const char *name, shard_rec *r, bh_error *e)
+/* Checks the run.shard of a view and fills *r; 0 or -1 with e set. */
+static int read_shard(const bh_result_view *v, const char *name, shard_rec *r, bh_error *e)
 {
-    const cJSON *s = get(get(doc, "run"), "shard");
+    const bh_rv_run_info *run = &v->run;
     const cJSON *p;
     long prev = -1;
 
-    if (!s)
+    if (!run->shard)
         return bh_error_set(e, "%s: not a shard result (no run.shard; made by bhost run "
                                "--shard I/N)", name);
-    r->cases = get(doc, "cases");
-    r->positions = get(s, "positions");
-    r->partition = str(s, "partition");
-    if (!cJSON_IsObject(s) || int_in(s, "count", 1, BH_SHARD_MAX, &r->count) != 0 ||
-        int_in(s, "index", 1, r->count, &r->index) != 0 ||
-        int_in(s, "cases_total", 0, 100000000, &r->total) != 0 || strlen(r->partition) != 64 ||
-        !cJSON_IsArray(r->positions) ||
-        cJSON_GetArraySize(r->positions) != cJSON_GetArraySize(r->cases))
+    r->v = v;
+    r->positions = run->shard_positions;
+    r->partition = run->shard_partition;
+    if (int_in(run->shard_count, 1, BH_SHARD_MAX, &r->count) != 0 ||
+        int_in(run->shard_index, 1, r->count, &r->index) != 0 ||
+        int_in(run->shard_cases_total, 0, 100000000, &r->total) != 0 ||
+        strlen(r->partition) != 64 || !r->positions || v->n_cases != v->cases_total ||
+        (size_t)cJSON_GetArraySize(r->positions) != v->n_cases)
         return bh_error_set(e, "%s: run.shard: expected index, count, cases_total, a 64-hex "
                                "partition and one position per case", name);
     cJSON_ArrayForEach(p, r->positions) {
@@ -91,27 +83,25 @@ static int same(const char *what, const char *a, const char *b, const char *na,
 }
 
 /* The checks that two shards belong to one run. */
-static int check_pair(const cJSON *a, const cJSON *b, const shard_rec *ra, const shard_rec *rb,
-                      const char *na, const char *nb, bh_error *e)
+static int check_pair(const shard_rec *ra, const shard_rec *rb, const char *na, const char *nb,
+                      bh_error *e)
 {
-    const cJSON *cfa = get(get(a, "run"), "config"), *cfb = get(get(b, "run"), "config");
-    const char *ga, *gb, *bra, *brb;
-    int da, db;
+    const bh_rv_run_info *a = &ra->v->run, *b = &rb->v->run;
     char *diff;
 
-    if (same("configs", str(cfa, "name"), str(cfb, "name"), na, nb, e) ||
-        same("config files (hash)", str(cfa, "hash"), str(cfb, "hash"), na, nb, e) ||
-        same("seeds", str(get(a, "run"), "seed"), str(get(b, "run"), "seed"), na, nb, e))
+    if (same("configs", or_empty(a->config_name), or_empty(b->config_name), na, nb, e) ||
+        same("config files (hash)", or_empty(a->config_hash), or_empty(b->config_hash), na, nb,
+             e) ||
+        same("seeds", or_empty(a->seed), or_empty(b->seed), na, nb, e))
         return -1;
-    diff = bh_sysinfo_diff(get(a, "system"), get(b, "system"));
+    diff = bh_sysinfo_diff(ra->v->system.json, rb->v->system.json);
     if (diff) {
         bh_error_set(e, "shards of different system fingerprints: %s vs %s: %s", na, nb, diff);
         free(diff);
         return -1;
     }
-    bh_result_git(a, &ga, &bra, &da);
-    bh_result_git(b, &gb, &brb, &db);
-    if (ga && gb && same("git commits", ga, gb, na, nb, e))
+    if (a->git.commit && b->git.commit && same("git commits", a->git.commit, b->git.commit, na,
+                                               nb, e))
         return -1;
     if (ra->count != rb->count)
         return bh_error_set(e, "shards of different splits: %s is shard %ld/%ld, %s is "
@@ -162,7 +152,7 @@ static cJSON *place_cases(const shard_rec *r, const char *const *names, size_t n
     size_t placed = 0;
 
     for (size_t i = 0; i < n; i++) {
-        const cJSON *c = r[i].cases->child;
+        const bh_rv_case *c = r[i].v->cases;
         const cJSON *p;
 
         cJSON_ArrayForEach(p, r[i].positions) {
@@ -170,13 +160,13 @@ static cJSON *place_cases(const shard_rec *r, const char *const *names, size_t n
 
             if (slot[k]) {
                 bh_error_set(e, "overlapping shards: %s and %s both hold case %zu ('%s')",
-                             names[from[k]], names[i], k, str(c, "id"));
+                             names[from[k]], names[i], k, c->id);
                 goto out;
             }
-            slot[k] = c;
+            slot[k] = c->json;
             from[k] = i;
             placed++;
-            c = c->next;
+            c++;
         }
     }
     if (placed != total) {
@@ -196,6 +186,14 @@ out:
     return out;
 }
 
+/* The "requested" string of a plugins entry, or "". */
+static const char *requested(const cJSON *p)
+{
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(p, "requested");
+
+    return cJSON_IsString(s) ? s->valuestring : "";
+}
+
 /* Adds plugins entries of src that dst lacks (by "requested"). */
 static void union_plugins(cJSON *dst, const cJSON *src)
 {
@@ -207,7 +205,7 @@ static void union_plugins(cJSON *dst, const cJSON *src)
         const cJSON *q;
         int have = 0;
 
-        cJSON_ArrayForEach(q, dst) have |= strcmp(str(q, "requested"), str(p, "requested")) == 0;
+        cJSON_ArrayForEach(q, dst) have |= strcmp(requested(q), requested(p)) == 0;
         if (!have)
             cJSON_AddItemToArray(dst, cJSON_Duplicate(p, 1));
     }
@@ -219,17 +217,17 @@ void bh_merge_put(cJSON *o, const char *key, cJSON *v)
         cJSON_Delete(v);
         return;
     }
-    if (get(o, key))
-        cJSON_ReplaceItemInObjectCaseSensitive(o, key, v);
-    else
+    /* in place of the member when there is one, else added */
+    if (!cJSON_ReplaceItemInObjectCaseSensitive(o, key, v))
         cJSON_AddItemToObject(o, key, v);
 }
 
 /* The run object of the merged document. */
-static cJSON *merged_run(cJSON *const *docs, const char *const *names, const shard_rec *r,
-                         size_t n, int argc, char **argv)
+static cJSON *merged_run(const char *const *names, const shard_rec *r, size_t n, int argc,
+                         char **argv)
 {
-    cJSON *run = cJSON_Duplicate(get(docs[0], "run"), 1);
+    cJSON *run = cJSON_Duplicate(r[0].v->run.json, 1);
+    cJSON *git;
     cJSON *m = cJSON_CreateObject();
     cJSON *list = cJSON_AddArrayToObject(m, "shards");
     cJSON *cl = cJSON_AddArrayToObject(m, "command_line");
@@ -239,30 +237,28 @@ static cJSON *merged_run(cJSON *const *docs, const char *const *names, const sha
 
     cJSON_DeleteItemFromObjectCaseSensitive(run, "shard");
     for (size_t i = 0; i < n; i++) {
-        const cJSON *ri = get(docs[i], "run");
-        const cJSON *d = get(ri, "duration_s");
+        const bh_rv_run_info *ri = &r[i].v->run;
+        const char *started = or_empty(ri->started_at), *finished = or_empty(ri->finished_at);
+        double d = isnan(ri->duration_s) ? 0 : ri->duration_s;
         cJSON *s = cJSON_CreateObject();
-        const char *c, *b;
-        int g;
 
-        if (!start || strcmp(str(ri, "started_at"), start) < 0)
-            start = str(ri, "started_at");
-        if (!end || strcmp(str(ri, "finished_at"), end) > 0)
-            end = str(ri, "finished_at");
-        dur += cJSON_IsNumber(d) ? d->valuedouble : 0;
-        complete &= cJSON_IsTrue(get(ri, "complete"));
-        bh_result_git(docs[i], &c, &b, &g);
-        dirty |= g == 1;
-        dirty_known &= g >= 0;
-        if (i > 0)
-            union_plugins(cJSON_GetObjectItemCaseSensitive(run, "plugins"), get(ri, "plugins"));
+        if (!start || strcmp(started, start) < 0)
+            start = started;
+        if (!end || strcmp(finished, end) > 0)
+            end = finished;
+        dur += d;
+        complete &= ri->complete == 1;
+        dirty |= ri->git.dirty == 1;
+        dirty_known &= ri->git.dirty >= 0;
+        if (i > 0) /* into the copy's plugins list */
+            union_plugins(cJSON_GetObjectItemCaseSensitive(run, "plugins"), ri->plugins);
         cJSON_AddStringToObject(s, "file", names[i]);
         cJSON_AddNumberToObject(s, "index", (double)r[i].index);
-        cJSON_AddNumberToObject(s, "cases", (double)cJSON_GetArraySize(r[i].cases));
-        cJSON_AddStringToObject(s, "started_at", str(ri, "started_at"));
-        cJSON_AddStringToObject(s, "finished_at", str(ri, "finished_at"));
-        cJSON_AddNumberToObject(s, "duration_s", cJSON_IsNumber(d) ? d->valuedouble : 0);
-        cJSON_AddBoolToObject(s, "complete", cJSON_IsTrue(get(ri, "complete")));
+        cJSON_AddNumberToObject(s, "cases", (double)r[i].v->cases_total);
+        cJSON_AddStringToObject(s, "started_at", started);
+        cJSON_AddStringToObject(s, "finished_at", finished);
+        cJSON_AddNumberToObject(s, "duration_s", d);
+        cJSON_AddBoolToObject(s, "complete", ri->complete == 1);
         cJSON_AddItemToArray(list, s);
     }
     for (int i = 0; i < argc; i++)
@@ -273,8 +269,9 @@ static cJSON *merged_run(cJSON *const *docs, const char *const *names, const sha
     bh_merge_put(run, "finished_at", cJSON_CreateString(end));
     bh_merge_put(run, "duration_s", cJSON_CreateNumber(dur));
     bh_merge_put(run, "complete", cJSON_CreateBool(complete));
-    if (cJSON_IsObject(get(run, "git")))
-        bh_merge_put(cJSON_GetObjectItemCaseSensitive(run, "git"), "dirty",
+    git = cJSON_GetObjectItemCaseSensitive(run, "git"); /* the copy's, written */
+    if (cJSON_IsObject(git))
+        bh_merge_put(git, "dirty",
             dirty ? cJSON_CreateTrue() : dirty_known ? cJSON_CreateFalse() : cJSON_CreateNull());
     bh_merge_put(run, "merged", m);
     return run;
@@ -284,6 +281,7 @@ cJSON *bh_merge_shards(cJSON *const *docs, const char *const *names, size_t n, i
                        char **argv, int *why, bh_error *e)
 {
     shard_rec *r = bh_xcalloc(n ? n : 1, sizeof(*r));
+    bh_result_view *views = bh_xcalloc(n ? n : 1, sizeof(*views));
     cJSON *cases = NULL;
     cJSON *doc = NULL;
     cJSON *comparison = NULL;
@@ -296,11 +294,13 @@ cJSON *bh_merge_shards(cJSON *const *docs, const char *const *names, size_t n, i
         goto out;
     }
     for (size_t i = 0; i < n; i++)
-        if (read_shard(docs[i], names[i], &r[i], e) != 0)
+        bh_result_view_load(docs[i], &views[i]);
+    for (size_t i = 0; i < n; i++)
+        if (read_shard(&views[i], names[i], &r[i], e) != 0)
             goto out;
     *why = BH_MERGE_MISMATCH;
     for (size_t i = 1; i < n; i++)
-        if (check_pair(docs[0], docs[i], &r[0], &r[i], names[0], names[i], e) != 0)
+        if (check_pair(&r[0], &r[i], names[0], names[i], e) != 0)
             goto out;
     if (check_indices(r, names, n, e) != 0)
         goto out;
@@ -319,7 +319,7 @@ cJSON *bh_merge_shards(cJSON *const *docs, const char *const *names, size_t n, i
         if (drop)
             continue;
         if (strcmp(it->string, "run") == 0)
-            cJSON_AddItemToObject(doc, "run", merged_run(docs, names, r, n, argc, argv));
+            cJSON_AddItemToObject(doc, "run", merged_run(names, r, n, argc, argv));
         else if (strcmp(it->string, "cases") == 0)
             cJSON_AddItemToObject(doc, "cases", cases);
         else
@@ -341,6 +341,9 @@ cJSON *bh_merge_shards(cJSON *const *docs, const char *const *names, size_t n, i
     }
 out:
     cJSON_Delete(comparison);
+    for (size_t i = 0; i < n; i++)
+        bh_result_view_free(&views[i]);
+    free(views);
     free(r);
     return doc;
 }

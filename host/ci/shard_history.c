@@ -6,6 +6,7 @@
 #include "bh_fs.h"
 #include "bh_mem.h"
 #include "result_read.h"
+#include "result_view.h"
 
 #include <dirent.h>
 #include <stdlib.h>
@@ -62,35 +63,29 @@ static char **list_json(const char *dir, size_t max, size_t *n)
 static int read_file(const char *path, const char *config, hist_file *f)
 {
     cJSON *doc = bh_result_read(path, NULL);
-    const cJSON *run = cJSON_GetObjectItemCaseSensitive(doc, "run");
-    const cJSON *name = cJSON_GetObjectItemCaseSensitive(
-        cJSON_GetObjectItemCaseSensitive(run, "config"), "name");
-    const cJSON *started = cJSON_GetObjectItemCaseSensitive(run, "started_at");
-    const cJSON *c;
+    bh_result_view v;
     size_t cap = 0, cap2 = 0, n2 = 0;
 
     memset(f, 0, sizeof(*f));
-    if (!doc || !cJSON_IsString(name) || strcmp(name->valuestring, config) != 0 ||
-        cJSON_GetObjectItemCaseSensitive(run, "shard")) {
+    bh_result_view_load(doc, &v);
+    if (!doc || !v.run.config_name || strcmp(v.run.config_name, config) != 0 || v.run.shard) {
+        bh_result_view_free(&v);
         cJSON_Delete(doc);
         return -1;
     }
-    f->started_at = bh_xstrdup(cJSON_IsString(started) ? started->valuestring : "");
+    f->started_at = bh_xstrdup(v.run.started_at ? v.run.started_at : "");
     f->path = bh_xstrdup(path);
-    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(doc, "cases")) {
-        const cJSON *r;
+    for (size_t i = 0; i < v.n_cases; i++) {
+        const bh_rv_case *c = &v.cases[i];
         double ns = 0;
 
-        cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(c, "runs")) {
-            const cJSON *w = cJSON_GetObjectItemCaseSensitive(r, "wall_ns");
-
-            if (cJSON_IsNumber(w) && w->valuedouble > 0 && w->valuedouble < 1e18)
-                ns += w->valuedouble;
-        }
-        BH_PUSH(f->ids, f->n, cap,
-                bh_xstrdup(cJSON_GetObjectItemCaseSensitive(c, "id")->valuestring));
+        for (size_t k = 0; k < c->n_runs; k++)
+            if (c->runs[k].wall_ns > 0 && c->runs[k].wall_ns < 1e18)
+                ns += c->runs[k].wall_ns;
+        BH_PUSH(f->ids, f->n, cap, bh_xstrdup(c->id));
         BH_PUSH(f->ns, n2, cap2, ns < 1.8e19 ? (uint64_t)ns : UINT64_C(18000000000000000000));
     }
+    bh_result_view_free(&v);
     cJSON_Delete(doc);
     return 0;
 }
