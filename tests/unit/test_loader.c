@@ -435,9 +435,10 @@ static void test_open_good_fixtures(void **state)
     assert_string_equal(p.benchmarks->get(1)->id, "crash");
     free(p.path);
 
-    /* a 1.1 plugin with larger structs loads; its tails are ignored */
+    /* a plugin of the next minor with larger structs loads; its tails are
+     * ignored */
     assert_int_equal(bh_loader_open(future, bh_host_api_get(), &p, &e), 0);
-    assert_int_equal(p.entry->abi_minor, 1);
+    assert_int_equal(p.entry->abi_minor, BHOST_ABI_MINOR + 1);
     assert_true(p.entry->struct_size > BHOST_ENTRY_SIZE_1_0);
     assert_int_equal(p.benchmarks->count(), 1);
     assert_string_equal(p.benchmarks->get(0)->id, "ok");
