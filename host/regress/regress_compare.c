@@ -150,7 +150,11 @@ static void compare_case(bh_regress_report *r, const bh_regress_config *cfg,
         const char *name = cand->metrics[i].name;
         const bh_regress_metric_cfg *mc = bh_regress_metric_find(cfg, name);
 
-        if ((mc && mc->ignore) || strcmp(name, BH_REGRESS_TIME) == 0)
+        /* informational and correctness metrics are never compared with a
+         * baseline (a correctness metric is held against its limit) */
+        if ((mc && mc->ignore) || strcmp(name, BH_REGRESS_TIME) == 0 ||
+            !cand->metrics[i].compared ||
+            (bh_rv_case_metric(base, name) && !bh_rv_case_metric(base, name)->compared))
             continue;
         if (bh_rv_case_metric(base, name)) {
             test_metric(r, cfg, base, cand, name);
@@ -165,7 +169,7 @@ static void compare_case(bh_regress_report *r, const bh_regress_config *cfg,
         bh_regress_item *it;
 
         if ((mc && mc->ignore) || strcmp(name, BH_REGRESS_TIME) == 0 ||
-            bh_rv_case_metric(cand, name))
+            bh_rv_case_metric(cand, name) || !base->metrics[i].compared)
             continue;
         it = add_item(r, cfg, cand->id, base->id, name, cand, base);
         it->v.kind = BH_VERDICT_MISSING;

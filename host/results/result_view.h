@@ -53,6 +53,9 @@ typedef struct bh_rv_metric {
     double *values;    /* its finite values in order (owned; NULL when none) */
     size_t n_values;
     double median;     /* of values, NAN when none */
+    int compared;      /* kind "performance" (or none): compared with a baseline */
+    const char *kind;  /* "performance", "informational", "correctness" */
+    double limit;      /* correctness: the error's limit, else NAN */
 } bh_rv_metric;
 
 /* The summary statistics of a case (cases[].summary); NAN when absent. */

@@ -140,6 +140,9 @@ static void read_metrics(const cJSON *ms, bh_rv_case *c)
         o->unit = bh_vj_str(m, "unit", "");
         o->higher_better = strcmp(bh_vj_str(m, "direction", "lower"), "higher") == 0;
         o->median = bh_vj_array_median(bh_vj_arr(m, "values"), &o->values, &o->n_values);
+        o->kind = bh_vj_str(m, "kind", "performance");
+        o->compared = strcmp(o->kind, "performance") == 0;
+        o->limit = bh_vj_num(m, "limit");
     }
 }
 

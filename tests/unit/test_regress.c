@@ -637,6 +637,38 @@ static void test_compare_docs(void **state)
     assert_int_equal(r.n, 3);
     bh_regress_report_free(&r);
     bh_regress_config_free(&cfg);
+    /* An informational or correctness metric (ABI 1.1 kinds) is never
+     * compared with the baseline, on either side. */
+    {
+        static const char *const kinds[] = {"informational", "correctness"};
+
+        assert_int_equal(bh_regress_config_parse("{}", NULL, NULL, &cfg, NULL), 0);
+        for (int k = 0; k < 2; k++) {
+            cJSON *tok = cJSON_GetObjectItem(
+                cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(cand, "cases"), 0),
+                                    "metrics"),
+                "tok");
+
+            assert_non_null(tok);
+            cJSON_DeleteItemFromObject(tok, "kind");
+            cJSON_AddStringToObject(tok, "kind", kinds[k]);
+            bh_regress_compare_docs(base, cand, &cfg, NULL, &r);
+            assert_int_equal(r.n, 3);
+            for (size_t i = 0; i < r.n; i++)
+                assert_string_not_equal(r.items[i].metric, "tok");
+            bh_regress_report_free(&r);
+            bh_regress_compare_docs(cand, base, &cfg, NULL, &r);
+            assert_int_equal(r.n, 3);
+            bh_regress_report_free(&r);
+        }
+        cJSON_DeleteItemFromObject(
+            cJSON_GetObjectItem(
+                cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(cand, "cases"), 0),
+                                    "metrics"),
+                "tok"),
+            "kind");
+        bh_regress_config_free(&cfg);
+    }
     /* Comparability. */
     assert_int_equal(bh_regress_comparable(base, cand, &sd, &cd), 1);
     cJSON_ReplaceItemInObject(cJSON_GetObjectItem(cJSON_GetObjectItem(cand, "run"), "config"),
