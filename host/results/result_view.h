@@ -38,6 +38,10 @@ typedef struct bh_rv_run {
     const char *timing;  /* "host", "device", "manual" or "" */
     double wall_ns;      /* NAN when absent */
     double peak_rss_kb;  /* NAN when absent */
+    double worker_maxrss_kb; /* peak RSS the supervisor saw, NAN when absent */
+    double iters_per_sample; /* the calibrated iteration count, NAN when absent */
+    double flops_per_iter, bytes_per_iter, items_per_iter; /* declared work, NAN absent */
+    const char *warning; /* what went wrong after its final report, NULL when none */
     const char *log;     /* NULL when none */
     int log_truncated;
     bh_rv_run_metric *metrics; /* owned */
@@ -50,7 +54,7 @@ typedef struct bh_rv_metric {
     const char *unit;  /* "" when absent */
     int higher_better; /* direction "higher" */
     const cJSON *json; /* the metric object */
-    double *values;    /* its finite values in order (owned; NULL when none) */
+    double *values;    /* its finite values, ascending (owned; NULL when none) */
     size_t n_values;
     double median;     /* of values, NAN when none */
     int compared;      /* kind "performance" (or none): compared with a baseline */
@@ -68,7 +72,17 @@ typedef struct bh_rv_summary {
     double median_ci_lo, median_ci_hi, median_ci_level;
     double within_run_cv, between_run_cv, mde;
     double spread_cv;      /* between_run_cv with two or more runs, else cv */
+    double low_severe, low_mild, high_mild, high_severe; /* tukey outlier counts */
+    const cJSON *flags;    /* array of flag names ("high_cv", ...), or NULL */
 } bh_rv_summary;
+
+/* The settings a case ran with (cases[].settings); NAN when absent. */
+typedef struct bh_rv_settings {
+    const cJSON *json;     /* the settings object or NULL */
+    double warmup_ns, sample_time_ns, timeout_ns, max_time_ns;
+    double samples, runs;
+    const char *pin;       /* NULL when absent */
+} bh_rv_settings;
 
 /* The figures of one (case, metric) comparison (verdict.metrics[]; the
  * confirmation's figures when one ran). */
@@ -116,7 +130,9 @@ typedef struct bh_rv_case {
     const char *rest;     /* id after the group: "[n=1]@cpu:0", or "" */
     char *op;             /* id without its "@backend:device" (owned) */
     const char *at;       /* "@backend:device" part of the id, or "" */
+    bh_rv_settings settings;
     bh_rv_summary summary;
+    double memory_peak_rss_kb; /* memory.peak_rss_kb over its runs, NAN absent */
     double flop_per_s, bytes_per_s, items_per_s; /* throughput, NAN absent */
     double rate;          /* the headline throughput, NAN when none */
     const char *rate_unit; /* "FLOP/s", "B/s", "items/s", a metric's unit, "" */
@@ -143,6 +159,14 @@ typedef struct bh_rv_git {
     const char *source; /* NULL when absent */
 } bh_rv_git;
 
+/* One plugin the plan used (run.plugins[]); NULL strings when absent. */
+typedef struct bh_rv_plugin {
+    const cJSON *json;     /* the element */
+    const char *requested; /* the name or path the config gave */
+    const char *name, *version, *status, *sha256;
+    const char *warning;   /* what its describe worker warned of */
+} bh_rv_plugin;
+
 /* The run object: what was run, when and how. */
 typedef struct bh_rv_run_info {
     const cJSON *json;         /* the run object or NULL */
@@ -158,6 +182,7 @@ typedef struct bh_rv_run_info {
     bh_rv_git git;
     const cJSON *command_line; /* array or NULL */
     const cJSON *plugins;      /* array or NULL */
+    size_t n_plugins;          /* its elements (bh_rv_run_plugin) */
     const cJSON *shard;        /* object or NULL (shard results) */
     double shard_index, shard_count, shard_cases_total; /* its numbers, NAN absent */
     const char *shard_partition;  /* "" when absent */
@@ -165,12 +190,25 @@ typedef struct bh_rv_run_info {
     const cJSON *merged;       /* object or NULL (merged results) */
 } bh_rv_run_info;
 
+/* One cache level of the system (system.caches[]); NAN/NULL absent. */
+typedef struct bh_rv_cache {
+    const char *type; /* "data", "instruction", "unified" */
+    double level, size_bytes, count;
+} bh_rv_cache;
+
 /* The system fingerprint (the object itself keeps the full layout). */
 typedef struct bh_rv_system {
     const cJSON *json;            /* the system object or NULL */
     const char *hostname;         /* NULL when absent */
     const char *cpu_model;        /* NULL when absent */
     const char *fingerprint_hash; /* NULL when absent */
+    const char *os_release;       /* os.release, NULL when absent */
+    const char *compiler;         /* NULL when absent */
+    const char *governor;         /* frequency.governor, NULL when absent */
+    double max_khz;               /* frequency.max_khz, NAN when absent */
+    double logical_cores, physical_cores, numa_nodes; /* cpu.*, NAN absent */
+    const cJSON *load_average;    /* array or NULL */
+    size_t n_caches;              /* elements of caches (bh_rv_system_cache) */
 } bh_rv_system;
 
 /* The roofs measured in the run (top-level roofs). */
@@ -252,6 +290,13 @@ void bh_result_view_free(bh_result_view *v);
 int bh_rv_case_read(const cJSON *j, bh_rv_case *c);
 
 void bh_rv_case_free(bh_rv_case *c);
+
+/* Element i (< r->n_plugins) of run.plugins; every field absent for an
+ * element that is not an object. Borrows from the document. */
+bh_rv_plugin bh_rv_run_plugin(const bh_rv_run_info *r, size_t i);
+
+/* Element i (< s->n_caches) of system.caches, as bh_rv_run_plugin. */
+bh_rv_cache bh_rv_system_cache(const bh_rv_system *s, size_t i);
 
 /* The case with the given id, or NULL. */
 const bh_rv_case *bh_result_view_find(const bh_result_view *v, const char *id);

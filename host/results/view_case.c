@@ -58,6 +58,11 @@ static void read_summary(const cJSON *s, bh_rv_summary *out)
     out->within_run_cv = bh_vj_num(s, "within_run_cv");
     out->between_run_cv = bh_vj_num(s, "between_run_cv");
     out->mde = bh_vj_num(s, "mde");
+    out->low_severe = bh_vj_num(bh_vj_obj(s, "tukey"), "low_severe");
+    out->low_mild = bh_vj_num(bh_vj_obj(s, "tukey"), "low_mild");
+    out->high_mild = bh_vj_num(bh_vj_obj(s, "tukey"), "high_mild");
+    out->high_severe = bh_vj_num(bh_vj_obj(s, "tukey"), "high_severe");
+    out->flags = bh_vj_arr(s, "flags");
     out->present = out->json && isfinite(out->median);
     out->spread_cv = out->runs > 1 && isfinite(out->between_run_cv) ? out->between_run_cv
                                                                     : out->cv;
@@ -112,6 +117,12 @@ static void read_runs(const cJSON *runs, bh_rv_case *c)
         r->timing = bh_vj_str(j, "timing", "");
         r->wall_ns = bh_vj_num(j, "wall_ns");
         r->peak_rss_kb = bh_vj_num(j, "peak_rss_kb");
+        r->worker_maxrss_kb = bh_vj_num(j, "worker_maxrss_kb");
+        r->iters_per_sample = bh_vj_num(j, "iters_per_sample");
+        r->flops_per_iter = bh_vj_num(j, "flops_per_iter");
+        r->bytes_per_iter = bh_vj_num(j, "bytes_per_iter");
+        r->items_per_iter = bh_vj_num(j, "items_per_iter");
+        r->warning = bh_vj_str(j, "warning", NULL);
         r->log = bh_vj_str(j, "log", NULL);
         r->log_truncated = bh_vj_bool(j, "log_truncated") == 1;
         read_run_metrics(bh_vj_arr(j, "metrics"), r);
@@ -208,6 +219,19 @@ static void read_rates(const cJSON *j, bh_rv_case *c)
     c->roof.above = bh_vj_bool(roof, "above_ceiling") == 1;
 }
 
+/* The settings object s into out. */
+static void read_settings(const cJSON *s, bh_rv_settings *out)
+{
+    out->json = s;
+    out->warmup_ns = bh_vj_num(s, "warmup_ns");
+    out->sample_time_ns = bh_vj_num(s, "sample_time_ns");
+    out->timeout_ns = bh_vj_num(s, "timeout_ns");
+    out->max_time_ns = bh_vj_num(s, "max_time_ns");
+    out->samples = bh_vj_num(s, "samples");
+    out->runs = bh_vj_num(s, "runs");
+    out->pin = bh_vj_str(s, "pin", NULL);
+}
+
 /* See result_view.h. */
 int bh_rv_case_read(const cJSON *j, bh_rv_case *c)
 {
@@ -228,7 +252,9 @@ int bh_rv_case_read(const cJSON *j, bh_rv_case *c)
     c->ok = strcmp(c->status, "ok") == 0;
     c->params = bh_vj_obj(j, "params");
     split_id(c);
+    read_settings(bh_vj_obj(j, "settings"), &c->settings);
     read_summary(bh_vj_obj(j, "summary"), &c->summary);
+    c->memory_peak_rss_kb = bh_vj_num(bh_vj_obj(j, "memory"), "peak_rss_kb");
     read_runs(bh_vj_arr(j, "runs"), c);
     read_metrics(bh_vj_obj(j, "metrics"), c);
     read_rates(j, c);

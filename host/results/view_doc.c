@@ -33,6 +33,7 @@ static void read_run(const cJSON *run, bh_rv_run_info *out)
     out->git.source = bh_vj_str(git, "source", NULL);
     out->command_line = bh_vj_arr(run, "command_line");
     out->plugins = bh_vj_arr(run, "plugins");
+    out->n_plugins = out->plugins ? (size_t)cJSON_GetArraySize(out->plugins) : 0;
     out->shard = bh_vj_obj(run, "shard");
     out->shard_index = bh_vj_num(out->shard, "index");
     out->shard_count = bh_vj_num(out->shard, "count");
@@ -49,6 +50,45 @@ static void read_system(const cJSON *sys, bh_rv_system *out)
     out->hostname = bh_vj_str(sys, "hostname", NULL);
     out->cpu_model = bh_vj_str(bh_vj_obj(sys, "cpu"), "model", NULL);
     out->fingerprint_hash = bh_vj_str(sys, "fingerprint_hash", NULL);
+    out->os_release = bh_vj_str(bh_vj_obj(sys, "os"), "release", NULL);
+    out->compiler = bh_vj_str(sys, "compiler", NULL);
+    out->governor = bh_vj_str(bh_vj_obj(sys, "frequency"), "governor", NULL);
+    out->max_khz = bh_vj_num(bh_vj_obj(sys, "frequency"), "max_khz");
+    out->logical_cores = bh_vj_num(bh_vj_obj(sys, "cpu"), "logical_cores");
+    out->physical_cores = bh_vj_num(bh_vj_obj(sys, "cpu"), "physical_cores");
+    out->numa_nodes = bh_vj_num(bh_vj_obj(sys, "cpu"), "numa_nodes");
+    out->load_average = bh_vj_arr(sys, "load_average");
+    out->n_caches = bh_vj_arr(sys, "caches") ? (size_t)cJSON_GetArraySize(bh_vj_arr(sys, "caches"))
+                                              : 0;
+}
+
+/* See result_view.h. */
+bh_rv_plugin bh_rv_run_plugin(const bh_rv_run_info *r, size_t i)
+{
+    const cJSON *p = cJSON_GetArrayItem(r->plugins, (int)i);
+    bh_rv_plugin out;
+
+    out.json = p;
+    out.requested = bh_vj_str(p, "requested", NULL);
+    out.name = bh_vj_str(p, "name", NULL);
+    out.version = bh_vj_str(p, "version", NULL);
+    out.status = bh_vj_str(p, "status", NULL);
+    out.sha256 = bh_vj_str(p, "sha256", NULL);
+    out.warning = bh_vj_str(p, "warning", NULL);
+    return out;
+}
+
+/* See result_view.h. */
+bh_rv_cache bh_rv_system_cache(const bh_rv_system *s, size_t i)
+{
+    const cJSON *c = cJSON_GetArrayItem(bh_vj_arr(s->json, "caches"), (int)i);
+    bh_rv_cache out;
+
+    out.type = bh_vj_str(c, "type", NULL);
+    out.level = bh_vj_num(c, "level");
+    out.size_bytes = bh_vj_num(c, "size_bytes");
+    out.count = bh_vj_num(c, "count");
+    return out;
 }
 
 /* The roofs and comparison objects into v. */

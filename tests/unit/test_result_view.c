@@ -122,6 +122,93 @@ static void test_view_reads_fields(void **state)
     cJSON_Delete(doc);
 }
 
+/* The details the reports show: plugins, system, settings, outliers,
+ * memory and the per-run figures of the verbose console. */
+static const char details_text[] =
+    "{\"run\":{\"plugins\":[{\"requested\":\"fx\",\"name\":\"fx\",\"version\":\"1.2\","
+    "  \"status\":\"ok\",\"sha256\":\"5ha\",\"warning\":\"slow describe\"},3]},"
+    " \"system\":{\"os\":{\"release\":\"6.1\"},\"compiler\":\"gcc 12\","
+    "  \"cpu\":{\"logical_cores\":8,\"physical_cores\":4,\"numa_nodes\":1},"
+    "  \"frequency\":{\"governor\":\"performance\",\"max_khz\":3e6},"
+    "  \"load_average\":[0.5,0.25,0.1],"
+    "  \"caches\":[{\"level\":1,\"type\":\"data\",\"size_bytes\":32768,\"count\":4},{}]},"
+    " \"cases\":[{\"id\":\"fx/a\",\"status\":\"ok\","
+    "  \"settings\":{\"warmup_ns\":1e6,\"sample_time_ns\":0,\"samples\":10,\"runs\":3,"
+    "   \"timeout_ns\":1e10,\"max_time_ns\":6e10,\"pin\":\"none\"},"
+    "  \"summary\":{\"median\":5,\"tukey\":{\"low_severe\":0,\"low_mild\":1,"
+    "   \"high_mild\":2,\"high_severe\":3},\"flags\":[\"high_cv\"]},"
+    "  \"memory\":{\"peak_rss_kb\":2048},"
+    "  \"runs\":[{\"index\":0,\"status\":\"ok\",\"iters_per_sample\":64,"
+    "   \"worker_maxrss_kb\":4096,\"bytes_per_iter\":16,\"warning\":\"late write\"}]}]}";
+
+static void test_view_details(void **state)
+{
+    cJSON *doc = cJSON_Parse(details_text);
+    bh_result_view v;
+    const bh_rv_case *c;
+    const bh_rv_run *r;
+    bh_rv_plugin p;
+    bh_rv_cache k;
+
+    (void)state;
+    assert_non_null(doc);
+    bh_result_view_load(doc, &v);
+    assert_int_equal(v.run.n_plugins, 2);
+    p = bh_rv_run_plugin(&v.run, 0);
+    assert_string_equal(p.requested, "fx");
+    assert_string_equal(p.version, "1.2");
+    assert_string_equal(p.sha256, "5ha");
+    assert_string_equal(p.warning, "slow describe");
+    p = bh_rv_run_plugin(&v.run, 1); /* not an object: every field absent */
+    assert_null(p.name);
+    assert_null(p.status);
+    assert_string_equal(v.system.os_release, "6.1");
+    assert_string_equal(v.system.compiler, "gcc 12");
+    assert_string_equal(v.system.governor, "performance");
+    assert_true(v.system.max_khz == 3e6);
+    assert_true(v.system.logical_cores == 8 && v.system.physical_cores == 4);
+    assert_true(v.system.numa_nodes == 1);
+    assert_int_equal(cJSON_GetArraySize(v.system.load_average), 3);
+    assert_int_equal(v.system.n_caches, 2);
+    k = bh_rv_system_cache(&v.system, 0);
+    assert_string_equal(k.type, "data");
+    assert_true(k.level == 1 && k.size_bytes == 32768 && k.count == 4);
+    k = bh_rv_system_cache(&v.system, 1);
+    assert_null(k.type);
+    assert_true(isnan(k.size_bytes));
+    c = &v.cases[0];
+    assert_non_null(c->settings.json);
+    assert_true(c->settings.warmup_ns == 1e6 && c->settings.sample_time_ns == 0);
+    assert_true(c->settings.samples == 10 && c->settings.runs == 3);
+    assert_true(c->settings.timeout_ns == 1e10 && c->settings.max_time_ns == 6e10);
+    assert_string_equal(c->settings.pin, "none");
+    assert_true(c->summary.low_severe == 0 && c->summary.low_mild == 1);
+    assert_true(c->summary.high_mild == 2 && c->summary.high_severe == 3);
+    assert_int_equal(cJSON_GetArraySize(c->summary.flags), 1);
+    assert_true(c->memory_peak_rss_kb == 2048);
+    r = &c->runs[0];
+    assert_true(r->iters_per_sample == 64 && r->worker_maxrss_kb == 4096);
+    assert_true(r->bytes_per_iter == 16 && isnan(r->flops_per_iter) && isnan(r->items_per_iter));
+    assert_string_equal(r->warning, "late write");
+    bh_result_view_free(&v);
+    cJSON_Delete(doc);
+    /* a document without them reads them as absent */
+    doc = cJSON_Parse("{\"cases\":[{\"id\":\"a\",\"runs\":[{}]}]}");
+    bh_result_view_load(doc, &v);
+    assert_int_equal(v.run.n_plugins, 0);
+    assert_int_equal(v.system.n_caches, 0);
+    assert_null(v.system.governor);
+    assert_null(v.cases[0].settings.json);
+    assert_null(v.cases[0].settings.pin);
+    assert_null(v.cases[0].summary.flags);
+    assert_true(isnan(v.cases[0].summary.high_severe));
+    assert_true(isnan(v.cases[0].memory_peak_rss_kb));
+    assert_null(v.cases[0].runs[0].warning);
+    assert_true(isnan(v.cases[0].runs[0].iters_per_sample));
+    bh_result_view_free(&v);
+    cJSON_Delete(doc);
+}
+
 /* The top alone: the run and the count of cases, no case read. */
 static void test_view_top_only(void **state)
 {
@@ -174,6 +261,7 @@ static void test_view_runs_and_metrics(void **state)
     assert_string_equal(m->unit, "ulp");
     assert_false(m->higher_better);
     assert_int_equal(m->n_values, 3); /* the null is not a value */
+    assert_true(m->values[0] == 1 && m->values[2] == 3); /* ascending */
     assert_true(m->median == 2);
     assert_true(bh_rv_case_metric(c, "rate")->higher_better);
     {
@@ -257,6 +345,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_view_reads_fields),
+        cmocka_unit_test(test_view_details),
         cmocka_unit_test(test_view_top_only),
         cmocka_unit_test(test_view_runs_and_metrics),
         cmocka_unit_test(test_view_verdicts),
