@@ -3,7 +3,7 @@
 #include "console.h"
 
 #include "bh_mem.h"
-#include "report_case.h"
+#include "result_view.h"
 #include "report_text.h"
 #include "units.h"
 
@@ -45,9 +45,9 @@ static const char *status_color(const char *s)
 }
 
 /* The ANSI color of a row's verdict ("" for none and the quiet ones). */
-static const char *verdict_color(const bh_report_row *r)
+static const char *verdict_color(const bh_rv_case *r)
 {
-    int rank = bh_report_verdict_rank(r->verdict, r->severity);
+    int rank = bh_rv_verdict_rank(r->verdict, r->severity);
 
     if (rank <= 1)
         return RED;
@@ -59,7 +59,7 @@ static const char *verdict_color(const bh_report_row *r)
 }
 
 /* "regressed (critical) +12.3%", "improved -8.1%", "no change". */
-static void verdict_text(const bh_report_row *r, char *buf, size_t cap)
+static void verdict_text(const bh_rv_case *r, char *buf, size_t cap)
 {
     char ch[32] = "";
 
@@ -80,36 +80,36 @@ static void verdict_text(const bh_report_row *r, char *buf, size_t cap)
 
 /* The group of each row as an index into a list of distinct groups in
  * order of first appearance; returns the rows ordered by group. */
-static size_t *group_order(const bh_report_rows *rows, int verbose, size_t **gsize_out)
+static size_t *group_order(const bh_result_view *view, int verbose, size_t **gsize_out)
 {
-    const char **groups = bh_xcalloc(rows->n + 1, sizeof(char *));
-    size_t *gof = bh_xcalloc(rows->n + 1, sizeof(size_t));
-    size_t *gsize = bh_xcalloc(rows->n + 1, sizeof(size_t));
-    size_t *start = bh_xcalloc(rows->n + 1, sizeof(size_t));
-    size_t *order = bh_xcalloc(rows->n + 1, sizeof(size_t));
+    const char **groups = bh_xcalloc(view->n_cases + 1, sizeof(char *));
+    size_t *gof = bh_xcalloc(view->n_cases + 1, sizeof(size_t));
+    size_t *gsize = bh_xcalloc(view->n_cases + 1, sizeof(size_t));
+    size_t *start = bh_xcalloc(view->n_cases + 1, sizeof(size_t));
+    size_t *order = bh_xcalloc(view->n_cases + 1, sizeof(size_t));
     size_t ng = 0;
 
-    for (size_t i = 0; i < rows->n; i++) {
+    for (size_t i = 0; i < view->n_cases; i++) {
         size_t g = 0;
 
-        if (bh_report_row_grouped(&rows->v[i], verbose)) {
+        if (bh_report_case_grouped(&view->cases[i], verbose)) {
             gof[i] = SIZE_MAX;
             continue;
         }
-        while (g < ng && strcmp(groups[g], rows->v[i].group) != 0)
+        while (g < ng && strcmp(groups[g], view->cases[i].group) != 0)
             g++;
         if (g == ng)
-            groups[ng++] = rows->v[i].group;
+            groups[ng++] = view->cases[i].group;
         gof[i] = g;
         gsize[g]++;
     }
     for (size_t g = 1; g < ng; g++)
         start[g] = start[g - 1] + gsize[g - 1];
-    for (size_t i = 0; i < rows->n; i++)
+    for (size_t i = 0; i < view->n_cases; i++)
         if (gof[i] != SIZE_MAX)
             order[start[gof[i]]++] = i;
     /* per row: the size of its group (0: not in the table) */
-    for (size_t i = 0; i < rows->n; i++)
+    for (size_t i = 0; i < view->n_cases; i++)
         start[i] = gof[i] != SIZE_MAX ? gsize[gof[i]] : 0;
     free(groups);
     free(gof);
@@ -125,20 +125,20 @@ typedef struct widths {
 } widths;
 
 /* One table row of r under label (the id, or the indented rest of it). */
-static void print_row(FILE *out, const bh_report_row *r, const char *label, const widths *w,
+static void print_row(FILE *out, const bh_rv_case *r, const char *label, const widths *w,
                       int color)
 {
     char med[32] = "-", lo[32], hi[32], ci[80] = "-", cv[32] = "-", tp[48] = "", roof[48] = "";
     char vt[96];
 
-    if (r->has_summary) {
-        bh_fmt_time(r->median, med, sizeof(med));
-        if (isfinite(r->lo) && isfinite(r->hi)) {
-            bh_fmt_time(r->lo, lo, sizeof(lo));
-            bh_fmt_time(r->hi, hi, sizeof(hi));
+    if (r->summary.present) {
+        bh_fmt_time(r->summary.median, med, sizeof(med));
+        if (isfinite(r->summary.median_ci_lo) && isfinite(r->summary.median_ci_hi)) {
+            bh_fmt_time(r->summary.median_ci_lo, lo, sizeof(lo));
+            bh_fmt_time(r->summary.median_ci_hi, hi, sizeof(hi));
             snprintf(ci, sizeof(ci), "[%s, %s]", lo, hi);
         }
-        bh_fmt_pct(r->cv, cv, sizeof(cv));
+        bh_fmt_pct(r->summary.spread_cv, cv, sizeof(cv));
         if (isfinite(r->rate))
             bh_fmt_rate(r->rate, r->rate_unit, tp, sizeof(tp));
     }
@@ -146,9 +146,9 @@ static void print_row(FILE *out, const bh_report_row *r, const char *label, cons
             color ? status_color(r->status) : "", r->status, color ? RESET : "", med, ci, cv,
             w->roof || w->verdict ? 15 : 0, tp);
     if (w->roof) {
-        if (isfinite(r->roof_fraction))
-            snprintf(roof, sizeof(roof), "%.0f%% %s", r->roof_fraction * 100,
-                     strcmp(r->roof_bound, "memory") == 0 ? "mem" : "comp");
+        if (isfinite(r->roof.fraction))
+            snprintf(roof, sizeof(roof), "%.0f%% %s", r->roof.fraction * 100,
+                     strcmp(r->roof.bound, "memory") == 0 ? "mem" : "comp");
         fprintf(out, "  %-*s", w->verdict ? 9 : 0, roof);
     }
     if (w->verdict) {
@@ -162,11 +162,11 @@ static void print_row(FILE *out, const bh_report_row *r, const char *label, cons
 }
 
 /* Column widths from the labels the table will show. */
-static void measure(const bh_report_rows *rows, const size_t *gsize, widths *w)
+static void measure(const bh_result_view *view, const size_t *gsize, widths *w)
 {
     w->id = 4;
-    for (size_t i = 0; i < rows->n; i++) {
-        const bh_report_row *r = &rows->v[i];
+    for (size_t i = 0; i < view->n_cases; i++) {
+        const bh_rv_case *r = &view->cases[i];
         size_t len;
 
         if (gsize[i] == 0)
@@ -177,23 +177,23 @@ static void measure(const bh_report_rows *rows, const size_t *gsize, widths *w)
         if ((int)len > w->id)
             w->id = len > MAX_ID_WIDTH ? MAX_ID_WIDTH : (int)len;
     }
-    w->roof = rows->n_roofline > 0;
-    w->verdict = rows->n_verdicts > 0;
+    w->roof = view->n_roofline > 0;
+    w->verdict = view->n_verdicts > 0;
 }
 
 /* The "N cases: ..." line, statuses in their fixed order. */
-static void print_counts(FILE *out, const bh_report_rows *rows)
+static void print_counts(FILE *out, const bh_result_view *view)
 {
     static const char *const order[] = {"ok",    "skipped", "unsupported", "failed",
                                         "invalid", "crashed", "timeout",    "oom"};
-    size_t other = rows->n;
+    size_t other = view->n_cases;
 
-    fprintf(out, "%zu cases:", rows->n);
+    fprintf(out, "%zu cases:", view->n_cases);
     for (size_t k = 0; k < sizeof(order) / sizeof(*order); k++) {
         size_t n = 0;
 
-        for (size_t i = 0; i < rows->n; i++)
-            n += strcmp(rows->v[i].status, order[k]) == 0;
+        for (size_t i = 0; i < view->n_cases; i++)
+            n += strcmp(view->cases[i].status, order[k]) == 0;
         other -= n;
         if (n)
             fprintf(out, " %zu %s", n, order[k]);
@@ -206,31 +206,26 @@ static void print_counts(FILE *out, const bh_report_rows *rows)
 /* One line per plugin whose describe worker left a warning, then one per
  * case whose runs carry one (what went wrong after a final report): the
  * first warning and whether other runs had one. */
-static void print_warnings(FILE *out, const cJSON *doc, const bh_report_rows *rows, int color)
+static void print_warnings(FILE *out, const bh_result_view *view, int color)
 {
-    const cJSON *pl;
+    for (size_t i = 0; i < view->run.n_plugins; i++) {
+        bh_rv_plugin pl = bh_rv_run_plugin(&view->run, i);
+        const char *name = pl.name ? pl.name : pl.requested ? pl.requested : "?";
 
-    cJSON_ArrayForEach(pl, cJSON_GetObjectItemCaseSensitive(
-                               cJSON_GetObjectItemCaseSensitive(doc, "run"), "plugins")) {
-        const char *w = bh_report_str(pl, "warning", NULL);
-
-        if (w)
-            fprintf(out, "  plugin %s: %swarning%s: %s\n", bh_report_str(pl, "name", bh_report_str(pl, "requested", "?")),
-                    color ? YELLOW : "", color ? RESET : "", w);
+        if (pl.warning)
+            fprintf(out, "  plugin %s: %swarning%s: %s\n", name, color ? YELLOW : "",
+                    color ? RESET : "", pl.warning);
     }
-    for (size_t i = 0; i < rows->n; i++) {
-        const cJSON *run;
+    for (size_t i = 0; i < view->n_cases; i++) {
+        const bh_rv_case *c = &view->cases[i];
         const char *first = NULL;
         int n = 0;
 
-        cJSON_ArrayForEach(run, cJSON_GetObjectItemCaseSensitive(rows->v[i].json, "runs")) {
-            const char *w = bh_report_str(run, "warning", NULL);
-
-            if (w && !n++)
-                first = w;
-        }
+        for (size_t k = 0; k < c->n_runs; k++)
+            if (c->runs[k].warning && !n++)
+                first = c->runs[k].warning;
         if (first)
-            fprintf(out, "  %s: %swarning%s: %s%s\n", rows->v[i].id, color ? YELLOW : "",
+            fprintf(out, "  %s: %swarning%s: %s%s\n", c->id, color ? YELLOW : "",
                     color ? RESET : "", first, n > 1 ? " (and in other runs)" : "");
     }
 }
@@ -238,7 +233,7 @@ static void print_warnings(FILE *out, const cJSON *doc, const bh_report_rows *ro
 /* See console.h. */
 void bh_report_console(FILE *out, const cJSON *doc, const bh_report_console_opts *o)
 {
-    bh_report_rows rows;
+    bh_result_view view;
     size_t *gsize;
     size_t *order;
     widths w;
@@ -246,11 +241,11 @@ void bh_report_console(FILE *out, const cJSON *doc, const bh_report_console_opts
     int color = o && o->color;
     size_t n_grouped = 0;
 
-    bh_report_rows_load(doc, &rows);
-    for (size_t i = 0; i < rows.n; i++)
-        n_grouped += (size_t)bh_report_row_grouped(&rows.v[i], o && o->verbose);
-    order = group_order(&rows, o && o->verbose, &gsize);
-    measure(&rows, gsize, &w);
+    bh_result_view_load(doc, &view);
+    for (size_t i = 0; i < view.n_cases; i++)
+        n_grouped += (size_t)bh_report_case_grouped(&view.cases[i], o && o->verbose);
+    order = group_order(&view, o && o->verbose, &gsize);
+    measure(&view, gsize, &w);
     fprintf(out, "%-*s  %-11s  %10s  %-23s  %7s  %-*s", w.id, "case", "status", "median",
             "99% CI", "CV", w.roof || w.verdict ? 15 : 0, "throughput");
     if (w.roof)
@@ -258,8 +253,8 @@ void bh_report_console(FILE *out, const cJSON *doc, const bh_report_console_opts
     if (w.verdict)
         fprintf(out, "  %s", "verdict");
     fputc('\n', out);
-    for (size_t k = 0; k < rows.n - n_grouped; k++) {
-        const bh_report_row *r = &rows.v[order[k]];
+    for (size_t k = 0; k < view.n_cases - n_grouped; k++) {
+        const bh_rv_case *r = &view.cases[order[k]];
         char label[MAX_ID_WIDTH + 8];
 
         if (gsize[order[k]] == 1) {
@@ -274,18 +269,18 @@ void bh_report_console(FILE *out, const cJSON *doc, const bh_report_console_opts
         snprintf(label, sizeof(label), "  %s", *r->rest ? r->rest : "(default)");
         print_row(out, r, label, &w, color);
     }
-    bh_report_console_skips(out, &rows, o && o->verbose, color);
-    for (size_t i = 0; i < rows.n; i++) {
-        const bh_report_row *r = &rows.v[i];
+    bh_report_console_skips(out, &view, o && o->verbose, color);
+    for (size_t i = 0; i < view.n_cases; i++) {
+        const bh_rv_case *r = &view.cases[i];
 
-        if (!r->ok && *r->message && !bh_report_row_grouped(r, o && o->verbose))
+        if (!r->ok && *r->message && !bh_report_case_grouped(r, o && o->verbose))
             fprintf(out, "  %s: %s: %s\n", r->id, r->status, r->message);
     }
-    print_warnings(out, doc, &rows, color);
-    print_counts(out, &rows);
+    print_warnings(out, &view, color);
+    print_counts(out, &view);
     if (o && o->verbose)
-        bh_report_console_details(out, doc, color);
+        bh_report_console_details(out, &view, color);
     free(order);
     free(gsize);
-    bh_report_rows_free(&rows);
+    bh_result_view_free(&view);
 }

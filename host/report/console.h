@@ -4,6 +4,8 @@
 #ifndef BH_CONSOLE_H
 #define BH_CONSOLE_H
 
+#include "result_view.h"
+
 #include <cjson/cJSON.h>
 #include <stdio.h>
 
@@ -26,26 +28,22 @@ typedef struct bh_report_console_opts {
  * every run that did not end ok. Writes to out only. */
 void bh_report_console(FILE *out, const cJSON *doc, const bh_report_console_opts *o);
 
-struct bh_report_row;
-struct bh_report_rows;
-
-/* True when row r is left out of the table and counted in a grouped skip
+/* True when case c is left out of the table and counted in a grouped skip
  * line instead: skipped or unsupported, no verdict, and not verbose. */
-int bh_report_row_grouped(const struct bh_report_row *r, int verbose);
+int bh_report_case_grouped(const bh_rv_case *c, int verbose);
 
 /* Prints one line per (status, reason) of the grouped rows: the status, how
  * many cases, a glob matching their ids, and the reason, in the order the
  * first case of each group appears. */
-void bh_report_console_skips(FILE *out, const struct bh_report_rows *rows, int verbose,
-                             int color);
+void bh_report_console_skips(FILE *out, const bh_result_view *v, int verbose, int color);
 
 /* Prints the line under a table row that lists its case's plugin metrics
  * (report_metric), each as the median over runs with its unit, unless
  * the only one is already the row's throughput; nothing without any. */
-void bh_report_console_metrics(FILE *out, const struct bh_report_row *r);
+void bh_report_console_metrics(FILE *out, const bh_rv_case *c);
 
 /* Prints the per-case details that verbose adds (see above). */
-void bh_report_console_details(FILE *out, const cJSON *doc, int color);
+void bh_report_console_details(FILE *out, const bh_result_view *v, int color);
 
 /* True when output to fd should be colored: fd is a terminal, NO_COLOR is
  * unset or empty, and TERM is not "dumb". */

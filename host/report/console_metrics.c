@@ -2,33 +2,27 @@
 /* The plugin-metrics line under a row of the console table (see console.h). */
 #include "console.h"
 
-#include "report_case.h"
-
 #include <math.h>
-#include <string.h>
 
 #define MAX_SHOWN 6 /* metrics named on the line; the rest are counted */
 
 /* See console.h. */
-void bh_report_console_metrics(FILE *out, const bh_report_row *r)
+void bh_report_console_metrics(FILE *out, const bh_rv_case *c)
 {
-    const cJSON *m;
     int shown = 0, more = 0;
 
-    cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(r->json, "metrics")) {
-        const cJSON *u = cJSON_GetObjectItemCaseSensitive(m, "unit");
-        const char *unit = cJSON_IsString(u) ? u->valuestring : "";
-        double v = bh_report_array_median(cJSON_GetObjectItemCaseSensitive(m, "values"));
+    for (size_t i = 0; i < c->n_metrics; i++) {
+        const bh_rv_metric *m = &c->metrics[i];
 
         /* the row's throughput already shows the metric it came from */
-        if (!m->string || !isfinite(v) || (*unit && unit == r->rate_unit))
+        if (!isfinite(m->median) || (*m->unit && m->unit == c->rate_unit))
             continue;
         if (shown == MAX_SHOWN) {
             more++;
             continue;
         }
-        fprintf(out, "%s%s %.4g%s%s", shown++ ? ", " : "    metrics: ", m->string, v,
-                *unit ? " " : "", unit);
+        fprintf(out, "%s%s %.4g%s%s", shown++ ? ", " : "    metrics: ", m->name, m->median,
+                *m->unit ? " " : "", m->unit);
     }
     if (more)
         fprintf(out, " (and %d more)", more);

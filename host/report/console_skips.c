@@ -5,7 +5,6 @@
 #include "console.h"
 
 #include "bh_mem.h"
-#include "report_case.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -20,9 +19,9 @@ static int is_skip(const char *status)
 }
 
 /* See console.h. */
-int bh_report_row_grouped(const bh_report_row *r, int verbose)
+int bh_report_case_grouped(const bh_rv_case *c, int verbose)
 {
-    return !verbose && is_skip(r->status) && !r->verdict;
+    return !verbose && is_skip(c->status) && !c->verdict;
 }
 
 /* Length of the common prefix of a and b. */
@@ -48,16 +47,16 @@ static size_t common_suffix(const char *a, const char *b)
 /* A glob matching every id of the group (free() it): the id itself for one
  * case, else the common prefix cut back to a '/', '[' or ',' boundary, a
  * '*', and the common suffix when it starts at an '@' (the backend). */
-static char *group_pattern(const bh_report_rows *rows, const size_t *members, size_t n)
+static char *group_pattern(const bh_result_view *v, const size_t *members, size_t n)
 {
-    const char *first = rows->v[members[0]].id;
+    const char *first = v->cases[members[0]].id;
     size_t pre = strlen(first), suf = pre;
 
     if (n == 1)
         return bh_xstrdup(first);
     for (size_t i = 1; i < n; i++) {
-        size_t p = common_prefix(first, rows->v[members[i]].id);
-        size_t s = common_suffix(first, rows->v[members[i]].id);
+        size_t p = common_prefix(first, v->cases[members[i]].id);
+        size_t s = common_suffix(first, v->cases[members[i]].id);
 
         pre = p < pre ? p : pre;
         suf = s < suf ? s : suf;
@@ -75,31 +74,31 @@ static char *group_pattern(const bh_report_rows *rows, const size_t *members, si
 }
 
 /* See console.h. */
-void bh_report_console_skips(FILE *out, const bh_report_rows *rows, int verbose, int color)
+void bh_report_console_skips(FILE *out, const bh_result_view *v, int verbose, int color)
 {
-    size_t *members = bh_xcalloc(rows->n + 1, sizeof(size_t));
-    unsigned char *done = bh_xcalloc(rows->n + 1, 1);
+    size_t *members = bh_xcalloc(v->n_cases + 1, sizeof(size_t));
+    unsigned char *done = bh_xcalloc(v->n_cases + 1, 1);
 
-    for (size_t i = 0; i < rows->n; i++) {
-        const bh_report_row *r = &rows->v[i];
+    for (size_t i = 0; i < v->n_cases; i++) {
+        const bh_rv_case *c = &v->cases[i];
         size_t n = 0;
         char *pattern;
 
-        if (done[i] || !bh_report_row_grouped(r, verbose))
+        if (done[i] || !bh_report_case_grouped(c, verbose))
             continue;
-        for (size_t j = i; j < rows->n; j++) {
-            const bh_report_row *o = &rows->v[j];
+        for (size_t j = i; j < v->n_cases; j++) {
+            const bh_rv_case *o = &v->cases[j];
 
-            if (!done[j] && bh_report_row_grouped(o, verbose) &&
-                strcmp(o->status, r->status) == 0 && strcmp(o->message, r->message) == 0) {
+            if (!done[j] && bh_report_case_grouped(o, verbose) &&
+                strcmp(o->status, c->status) == 0 && strcmp(o->message, c->message) == 0) {
                 done[j] = 1;
                 members[n++] = j;
             }
         }
-        pattern = group_pattern(rows, members, n);
-        fprintf(out, "%s%s%s %zu %s %s: %s\n", color ? YELLOW : "", r->status,
+        pattern = group_pattern(v, members, n);
+        fprintf(out, "%s%s%s %zu %s %s: %s\n", color ? YELLOW : "", c->status,
                 color ? RESET : "", n, n == 1 ? "case" : "cases", pattern,
-                *r->message ? r->message : "(no reason given)");
+                *c->message ? c->message : "(no reason given)");
         free(pattern);
     }
     free(members);
