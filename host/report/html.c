@@ -67,7 +67,7 @@ static const char *status_class(const char *st)
 }
 
 /* A verdict chip: colored label with the change. */
-static void verdict_chip(bh_strbuf *b, const bh_report_row *r)
+static void verdict_chip(bh_strbuf *b, const bh_rv_case *r)
 {
     char c[32] = "";
 
@@ -92,26 +92,26 @@ static void verdict_chip(bh_strbuf *b, const bh_report_row *r)
 
 /* The table of every case: status, median, CI, CV, throughput, roofline
  * and verdict. */
-static void summary_table(bh_strbuf *b, const bh_report_rows *rows)
+static void summary_table(bh_strbuf *b, const bh_result_view *view)
 {
     bh_strbuf_puts(b, "<div class=\"scroll\"><table><thead><tr><th>case</th><th>status</th>"
                       "<th>median</th><th>99% CI</th><th>CV</th><th>throughput</th>");
-    if (rows->n_roofline)
+    if (view->n_roofline)
         bh_strbuf_puts(b, "<th>roofline</th>");
-    if (rows->n_verdicts)
+    if (view->n_verdicts)
         bh_strbuf_puts(b, "<th>verdict</th>");
     bh_strbuf_puts(b, "</tr></thead><tbody>\n");
-    for (size_t i = 0; i < rows->n; i++) {
-        const bh_report_row *r = &rows->v[i];
+    for (size_t i = 0; i < view->n_cases; i++) {
+        const bh_rv_case *r = &view->cases[i];
         char med[32] = "-", lo[32] = "", hi[32] = "", cv[32] = "-", tp[48] = "-";
 
-        if (r->has_summary) {
-            bh_fmt_time(r->median, med, sizeof(med));
-            if (isfinite(r->lo) && isfinite(r->hi)) {
-                bh_fmt_time(r->lo, lo, sizeof(lo));
-                bh_fmt_time(r->hi, hi, sizeof(hi));
+        if (r->summary.present) {
+            bh_fmt_time(r->summary.median, med, sizeof(med));
+            if (isfinite(r->summary.median_ci_lo) && isfinite(r->summary.median_ci_hi)) {
+                bh_fmt_time(r->summary.median_ci_lo, lo, sizeof(lo));
+                bh_fmt_time(r->summary.median_ci_hi, hi, sizeof(hi));
             }
-            bh_fmt_pct(r->cv, cv, sizeof(cv));
+            bh_fmt_pct(r->summary.spread_cv, cv, sizeof(cv));
             if (isfinite(r->rate))
                 bh_fmt_rate(r->rate, r->rate_unit, tp, sizeof(tp));
         }
@@ -131,14 +131,14 @@ static void summary_table(bh_strbuf *b, const bh_report_rows *rows)
         bh_strbuf_printf(b, "</td><td class=\"n\">%s</td><td class=\"n\">", cv);
         esc(b, tp);
         bh_strbuf_puts(b, "</td>");
-        if (rows->n_roofline) {
+        if (view->n_roofline) {
             bh_strbuf_puts(b, "<td class=\"n\">");
-            if (isfinite(r->roof_fraction))
-                bh_strbuf_printf(b, "%.1f%% %s", r->roof_fraction * 100,
-                                 strcmp(r->roof_bound, "memory") == 0 ? "mem" : "comp");
+            if (isfinite(r->roof.fraction))
+                bh_strbuf_printf(b, "%.1f%% %s", r->roof.fraction * 100,
+                                 strcmp(r->roof.bound, "memory") == 0 ? "mem" : "comp");
             bh_strbuf_puts(b, "</td>");
         }
-        if (rows->n_verdicts) {
+        if (view->n_verdicts) {
             bh_strbuf_puts(b, "<td>");
             verdict_chip(b, r);
             bh_strbuf_puts(b, "</td>");
@@ -149,27 +149,25 @@ static void summary_table(bh_strbuf *b, const bh_report_rows *rows)
 }
 
 /* Status counts and the comparison's verdict counts as chips. */
-static void chips(bh_strbuf *b, const cJSON *doc, const bh_report_rows *rows)
+static void chips(bh_strbuf *b, const bh_result_view *view)
 {
     static const char *const st[] = {"ok",      "skipped", "unsupported", "failed",
                                      "invalid", "crashed", "timeout",     "oom"};
     static const char *const vk[] = {"regressed", "improved",     "inconclusive", "within noise",
                                      "no change", "new",          "missing"};
-    const cJSON *counts = cJSON_GetObjectItemCaseSensitive(
-        cJSON_GetObjectItemCaseSensitive(doc, "comparison"), "counts");
 
     bh_strbuf_puts(b, "<div class=\"chips\">");
     for (size_t k = 0; k < sizeof(st) / sizeof(*st); k++) {
         size_t n = 0;
 
-        for (size_t i = 0; i < rows->n; i++)
-            n += strcmp(rows->v[i].status, st[k]) == 0;
+        for (size_t i = 0; i < view->n_cases; i++)
+            n += strcmp(view->cases[i].status, st[k]) == 0;
         if (n)
             bh_strbuf_printf(b, "<span style=\"background:%s\">%zu %s</span>",
                              k == 0 ? "#2e7d32" : k < 3 ? "#8d6e00" : "#c62828", n, st[k]);
     }
     for (size_t k = 0; k < sizeof(vk) / sizeof(*vk); k++) {
-        double n = bh_report_num(counts, vk[k]);
+        double n = bh_rv_comparison_count(&view->comparison, vk[k]);
 
         if (n > 0)
             bh_strbuf_printf(b, "<span style=\"background:%s\">%.0f %s</span>",
@@ -189,58 +187,53 @@ static void kv(bh_strbuf *b, const char *k, const char *v)
 }
 
 /* The run and system facts, and the plugins with their hashes. */
-static void system_section(bh_strbuf *b, const cJSON *doc)
+static void system_section(bh_strbuf *b, const bh_result_view *v)
 {
-    const cJSON *run = cJSON_GetObjectItemCaseSensitive(doc, "run");
-    const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(run, "config");
-    const cJSON *sys = cJSON_GetObjectItemCaseSensitive(doc, "system");
-    const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(sys, "cpu");
-    const cJSON *os = cJSON_GetObjectItemCaseSensitive(sys, "os");
+    const bh_rv_run_info *run = &v->run;
+    const bh_rv_system *sys = &v->system;
     const cJSON *it;
     bh_strbuf cmd = BH_STRBUF_INIT;
     char buf[64];
 
     bh_strbuf_puts(b, "<section id=\"system\"><h2>Run and system</h2><table>\n");
-    kv(b, "config", bh_report_str(cfg, "path", "-"));
-    kv(b, "config hash", bh_report_str(cfg, "hash", "-"));
-    kv(b, "started", bh_report_str(run, "started_at", "-"));
-    kv(b, "finished", bh_report_str(run, "finished_at", "-"));
-    snprintf(buf, sizeof(buf), "%.2f s", bh_report_num(run, "duration_s"));
+    kv(b, "config", bh_report_str_or(run->config_path, "-"));
+    kv(b, "config hash", bh_report_str_or(run->config_hash, "-"));
+    kv(b, "started", bh_report_str_or(run->started_at, "-"));
+    kv(b, "finished", bh_report_str_or(run->finished_at, "-"));
+    snprintf(buf, sizeof(buf), "%.2f s", run->duration_s);
     kv(b, "duration", buf);
-    kv(b, "seed", bh_report_str(run, "seed", "-"));
-    kv(b, "complete",
-       cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(run, "complete")) ? "no (interrupted)"
-                                                                         : "yes");
-    cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(run, "command_line")) {
+    kv(b, "seed", bh_report_str_or(run->seed, "-"));
+    kv(b, "complete", run->complete == 0 ? "no (interrupted)" : "yes");
+    cJSON_ArrayForEach(it, run->command_line) {
         if (cJSON_IsString(it)) {
             bh_strbuf_puts(&cmd, cmd.len ? " " : "bhost ");
             bh_strbuf_puts(&cmd, it->valuestring);
         }
     }
     kv(b, "command line", bh_strbuf_str(&cmd));
-    kv(b, "bhost", bh_report_str(run, "host_version", "-"));
-    kv(b, "host", bh_report_str(sys, "hostname", "-"));
-    kv(b, "CPU", bh_report_str(cpu, "model", "-"));
+    kv(b, "bhost", bh_report_str_or(run->host_version, "-"));
+    kv(b, "host", bh_report_str_or(sys->hostname, "-"));
+    kv(b, "CPU", bh_report_str_or(sys->cpu_model, "-"));
     snprintf(buf, sizeof(buf), "%.0f logical, %.0f physical, %.0f NUMA node(s)",
-             bh_report_num(cpu, "logical_cores"), bh_report_num(cpu, "physical_cores"),
-             bh_report_num(cpu, "numa_nodes"));
+             sys->logical_cores, sys->physical_cores, sys->numa_nodes);
     kv(b, "cores", buf);
-    kv(b, "kernel", bh_report_str(os, "release", "-"));
-    kv(b, "compiler", bh_report_str(sys, "compiler", "-"));
-    kv(b, "governor",
-       bh_report_str(cJSON_GetObjectItemCaseSensitive(sys, "frequency"), "governor", "-"));
-    kv(b, "fingerprint", bh_report_str(sys, "fingerprint_hash", "-"));
+    kv(b, "kernel", bh_report_str_or(sys->os_release, "-"));
+    kv(b, "compiler", bh_report_str_or(sys->compiler, "-"));
+    kv(b, "governor", bh_report_str_or(sys->governor, "-"));
+    kv(b, "fingerprint", bh_report_str_or(sys->fingerprint_hash, "-"));
     bh_strbuf_puts(b, "</table>\n<h3>plugins</h3><table><thead><tr><th>plugin</th>"
                       "<th>version</th><th>status</th><th>sha256</th></tr></thead><tbody>\n");
-    cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(run, "plugins")) {
+    for (size_t i = 0; i < run->n_plugins; i++) {
+        bh_rv_plugin pl = bh_rv_run_plugin(run, i);
+
         bh_strbuf_puts(b, "<tr><td class=\"id\">");
-        esc(b, bh_report_str(it, "name", bh_report_str(it, "requested", "?")));
+        esc(b, bh_report_str_or(pl.name, bh_report_str_or(pl.requested, "?")));
         bh_strbuf_puts(b, "</td><td>");
-        esc(b, bh_report_str(it, "version", "-"));
+        esc(b, bh_report_str_or(pl.version, "-"));
         bh_strbuf_puts(b, "</td><td>");
-        esc(b, bh_report_str(it, "status", "-"));
+        esc(b, bh_report_str_or(pl.status, "-"));
         bh_strbuf_puts(b, "</td><td class=\"id\">");
-        esc(b, bh_report_str(it, "sha256", "-"));
+        esc(b, bh_report_str_or(pl.sha256, "-"));
         bh_strbuf_puts(b, "</td></tr>\n");
     }
     bh_strbuf_puts(b, "</tbody></table></section>\n");
@@ -262,27 +255,25 @@ static void head(bh_strbuf *b, const char *name)
 /* See report.h: the HTML report of doc, appended to out. */
 void bh_report_html(const cJSON *doc, const bh_report_ctx *ctx, bh_strbuf *out)
 {
-    const cJSON *run = cJSON_GetObjectItemCaseSensitive(doc, "run");
-    const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(run, "config");
-    const cJSON *cmp = cJSON_GetObjectItemCaseSensitive(doc, "comparison");
-    const char *name = bh_report_str(cfg, "name", "result");
-    bh_report_rows rows;
+    bh_result_view view;
+    const char *name;
 
-    bh_report_rows_load(doc, &rows);
+    bh_result_view_load(doc, &view);
+    name = bh_report_str_or(view.run.config_name, "result");
     head(out, name);
     bh_strbuf_puts(out, "<header><h1>bhost report: ");
     esc(out, name);
     bh_strbuf_puts(out, "</h1><p class=\"meta\">");
-    esc(out, bh_report_str(run, "started_at", ""));
+    esc(out, bh_report_str_or(view.run.started_at, ""));
     bh_strbuf_puts(out, " &middot; host ");
-    esc(out, bh_report_str(cJSON_GetObjectItemCaseSensitive(doc, "system"), "hostname", "?"));
-    bh_strbuf_printf(out, " &middot; %zu cases", rows.n);
-    if (cJSON_IsObject(cmp)) {
+    esc(out, bh_report_str_or(view.system.hostname, "?"));
+    bh_strbuf_printf(out, " &middot; %zu cases", view.n_cases);
+    if (view.comparison.json) {
         bh_strbuf_puts(out, " &middot; baseline ");
-        esc(out, bh_report_str(cmp, "baseline", "?"));
+        esc(out, bh_report_str_or(view.comparison.baseline, "?"));
     }
     bh_strbuf_puts(out, "</p>");
-    chips(out, doc, &rows);
+    chips(out, &view);
     bh_strbuf_puts(out, "</header>\n<nav><a href=\"#summary\">Summary</a>"
                         "<a href=\"#changes\">Changes</a>"
                         "<a href=\"#distributions\">Distributions</a>"
@@ -291,17 +282,17 @@ void bh_report_html(const cJSON *doc, const bh_report_ctx *ctx, bh_strbuf *out)
                         "<a href=\"#history\">History</a>"
                         "<a href=\"#system\">Run and system</a></nav>\n<main>\n");
     bh_strbuf_puts(out, "<section id=\"summary\"><h2>Summary</h2>\n");
-    summary_table(out, &rows);
+    summary_table(out, &view);
     bh_strbuf_puts(out, "</section>\n");
-    bh_report_html_changes(out, &rows);
-    bh_report_html_dist(out, &rows);
-    bh_report_html_roofline(out, doc, &rows);
-    bh_report_html_backends(out, &rows);
+    bh_report_html_changes(out, &view);
+    bh_report_html_dist(out, &view);
+    bh_report_html_roofline(out, &view);
+    bh_report_html_backends(out, &view);
     bh_report_html_history(out, doc, ctx ? ctx->history : NULL);
-    system_section(out, doc);
+    system_section(out, &view);
     bh_strbuf_puts(out, "</main>\n<footer>Generated by bhost ");
-    esc(out, bh_report_str(run, "host_version", ""));
+    esc(out, bh_report_str_or(view.run.host_version, ""));
     bh_strbuf_puts(out, " from a bhost.result/1 document. Self-contained: no scripts, no "
                         "network.</footer>\n</body>\n</html>\n");
-    bh_report_rows_free(&rows);
+    bh_result_view_free(&view);
 }

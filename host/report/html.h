@@ -8,7 +8,7 @@
 
 #include "bh_strbuf.h"
 #include "report.h"
-#include "report_case.h"
+#include "result_view.h"
 
 #include <cjson/cJSON.h>
 
@@ -40,15 +40,15 @@ void bh_svg_clip(const char *s, size_t max, char *buf, size_t cap);
 /* <title> with escaped content (a native tooltip). */
 void bh_svg_title(bh_strbuf *b, const char *text);
 
-/* A CSS fill color for a verdict (see bh_report_verdict_rank). */
+/* A CSS fill color for a verdict (see bh_rv_verdict_rank). */
 const char *bh_svg_verdict_color(const char *verdict, const char *severity);
 
-/* The sections. rows come from the document; they are never empty
- * pointers, though they may hold no rows. */
-void bh_report_html_changes(bh_strbuf *b, const bh_report_rows *rows);
-void bh_report_html_dist(bh_strbuf *b, const bh_report_rows *rows);
-void bh_report_html_roofline(bh_strbuf *b, const cJSON *doc, const bh_report_rows *rows);
-void bh_report_html_backends(bh_strbuf *b, const bh_report_rows *rows);
+/* The sections, each from the view of the document (never NULL, though
+ * it may hold no case). */
+void bh_report_html_changes(bh_strbuf *b, const bh_result_view *view);
+void bh_report_html_dist(bh_strbuf *b, const bh_result_view *view);
+void bh_report_html_roofline(bh_strbuf *b, const bh_result_view *view);
+void bh_report_html_backends(bh_strbuf *b, const bh_result_view *view);
 void bh_report_html_history(bh_strbuf *b, const cJSON *doc, const bh_report_history *h);
 
 /* Escapes s into b (HTML text and attribute values alike). */

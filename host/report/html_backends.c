@@ -24,17 +24,17 @@ static size_t find(const char *const *list, size_t n, const char *s)
 }
 
 /* The row of ops[o] for column cols[c], or NULL. */
-static const bh_report_row *cell_row(const bh_report_rows *rows, const char *op, const char *at)
+static const bh_rv_case *cell_row(const bh_result_view *view, const char *op, const char *at)
 {
-    for (size_t i = 0; i < rows->n; i++)
-        if (strcmp(rows->v[i].op, op) == 0 && strcmp(rows->v[i].at, at) == 0)
-            return &rows->v[i];
+    for (size_t i = 0; i < view->n_cases; i++)
+        if (strcmp(view->cases[i].op, op) == 0 && strcmp(view->cases[i].at, at) == 0)
+            return &view->cases[i];
     return NULL;
 }
 
 /* One table cell: r's median, throughput and slowdown against best (NULL r:
  * a dash; no summary: its status). */
-static void cell(bh_strbuf *b, const bh_report_row *r, double best)
+static void cell(bh_strbuf *b, const bh_rv_case *r, double best)
 {
     char med[32], tp[48];
 
@@ -42,7 +42,7 @@ static void cell(bh_strbuf *b, const bh_report_row *r, double best)
         bh_strbuf_puts(b, "<td class=\"n note\">&ndash;</td>");
         return;
     }
-    if (!r->has_summary) {
+    if (!r->summary.present) {
         bh_strbuf_puts(b, "<td class=\"n bad\" title=\"");
         bh_html_esc(b, r->message);
         bh_strbuf_puts(b, "\">");
@@ -50,43 +50,43 @@ static void cell(bh_strbuf *b, const bh_report_row *r, double best)
         bh_strbuf_puts(b, "</td>");
         return;
     }
-    bh_fmt_time(r->median, med, sizeof(med));
-    bh_strbuf_printf(b, "<td class=\"n%s\">%s", r->median == best ? " best" : "", med);
+    bh_fmt_time(r->summary.median, med, sizeof(med));
+    bh_strbuf_printf(b, "<td class=\"n%s\">%s", r->summary.median == best ? " best" : "", med);
     if (isfinite(r->rate)) {
         bh_fmt_rate(r->rate, r->rate_unit, tp, sizeof(tp));
         bh_strbuf_puts(b, "<br>");
         bh_html_esc(b, tp);
     }
-    if (best > 0 && r->median != best)
+    if (best > 0 && r->summary.median != best)
         bh_strbuf_printf(b, "<br><span class=\"note\">%.3g&times; slower</span>",
-                         r->median / best);
+                         r->summary.median / best);
     bh_strbuf_puts(b, "</td>");
 }
 
 /* See html.h. */
-void bh_report_html_backends(bh_strbuf *b, const bh_report_rows *rows)
+void bh_report_html_backends(bh_strbuf *b, const bh_result_view *view)
 {
-    const char **ops = bh_xcalloc(rows->n + 1, sizeof(char *));
-    const char **cols = bh_xcalloc(rows->n + 1, sizeof(char *));
-    size_t *variants = bh_xcalloc(rows->n + 1, sizeof(size_t));
+    const char **ops = bh_xcalloc(view->n_cases + 1, sizeof(char *));
+    const char **cols = bh_xcalloc(view->n_cases + 1, sizeof(char *));
+    size_t *variants = bh_xcalloc(view->n_cases + 1, sizeof(size_t));
     size_t nops = 0, ncols = 0, shown = 0;
 
     /* ops with an @backend:device part and how many variants each has */
-    for (size_t i = 0; i < rows->n; i++) {
+    for (size_t i = 0; i < view->n_cases; i++) {
         size_t o;
 
-        if (!*rows->v[i].at)
+        if (!*view->cases[i].at)
             continue;
-        o = find(ops, nops, rows->v[i].op);
+        o = find(ops, nops, view->cases[i].op);
         if (o == nops)
-            ops[nops++] = rows->v[i].op;
+            ops[nops++] = view->cases[i].op;
         variants[o]++;
     }
-    for (size_t i = 0; i < rows->n; i++) {
-        size_t o = find(ops, nops, rows->v[i].op);
+    for (size_t i = 0; i < view->n_cases; i++) {
+        size_t o = find(ops, nops, view->cases[i].op);
 
-        if (o < nops && variants[o] > 1 && find(cols, ncols, rows->v[i].at) == ncols)
-            cols[ncols++] = rows->v[i].at;
+        if (o < nops && variants[o] > 1 && find(cols, ncols, view->cases[i].at) == ncols)
+            cols[ncols++] = view->cases[i].at;
     }
     bh_strbuf_puts(b, "<section id=\"backends\"><h2>Backends side by side</h2>\n");
     for (size_t o = 0; o < nops; o++)
@@ -110,16 +110,16 @@ void bh_report_html_backends(bh_strbuf *b, const bh_report_rows *rows)
             if (variants[o] < 2)
                 continue;
             for (size_t c = 0; c < ncols; c++) {
-                const bh_report_row *r = cell_row(rows, ops[o], cols[c]);
+                const bh_rv_case *r = cell_row(view, ops[o], cols[c]);
 
-                if (r && r->has_summary && r->median > 0)
-                    best = fmin(best, r->median);
+                if (r && r->summary.present && r->summary.median > 0)
+                    best = fmin(best, r->summary.median);
             }
             bh_strbuf_puts(b, "<tr><td class=\"id\">");
             bh_html_esc(b, ops[o]);
             bh_strbuf_puts(b, "</td>");
             for (size_t c = 0; c < ncols; c++)
-                cell(b, cell_row(rows, ops[o], cols[c]), isfinite(best) ? best : 0);
+                cell(b, cell_row(view, ops[o], cols[c]), isfinite(best) ? best : 0);
             bh_strbuf_puts(b, "</tr>\n");
         }
         bh_strbuf_puts(b, "</tbody></table></div>\n");

@@ -23,8 +23,8 @@
 #define LIN 0.01 /* symlog: linear scale below 1% */
 
 typedef struct item {
-    const bh_report_row *r;
-    const bh_report_change *ch;
+    const bh_rv_case *r;
+    const bh_rv_change *ch;
     int rank;
     size_t pos;
 } item;
@@ -106,7 +106,7 @@ static void cap_mark(bh_strbuf *b, double x, double y, int clamped, int side)
 /* One (case, metric) row: noise band, change bar, interval, labels. */
 static void row(bh_strbuf *b, const item *it, const bh_svg_axis *ax, double y)
 {
-    const bh_report_change *ch = it->ch;
+    const bh_rv_change *ch = it->ch;
     const char *col = bh_svg_verdict_color(ch->verdict, ch->severity);
     double cy = y + ROW / 2;
     int e0, e1, e2;
@@ -162,7 +162,7 @@ static void row(bh_strbuf *b, const item *it, const bh_svg_axis *ax, double y)
 }
 
 /* See html.h. */
-void bh_report_html_changes(bh_strbuf *b, const bh_report_rows *rows)
+void bh_report_html_changes(bh_strbuf *b, const bh_result_view *view)
 {
     size_t cap = 0, n = 0;
     item *items = NULL;
@@ -171,14 +171,14 @@ void bh_report_html_changes(bh_strbuf *b, const bh_report_rows *rows)
     bh_svg_axis ax;
 
     bh_strbuf_puts(b, "<section id=\"changes\"><h2>Changes against the baseline</h2>\n");
-    for (size_t i = 0; i < rows->n; i++)
-        for (size_t k = 0; k < rows->v[i].n_changes; k++) {
-            const bh_report_change *ch = &rows->v[i].changes[k];
+    for (size_t i = 0; i < view->n_cases; i++)
+        for (size_t k = 0; k < view->cases[i].n_changes; k++) {
+            const bh_rv_change *ch = &view->cases[i].changes[k];
 
             if (!isfinite(ch->change))
                 continue;
             BH_PUSH(items, n, cap,
-                    ((item){&rows->v[i], ch, bh_report_verdict_rank(ch->verdict, ch->severity),
+                    ((item){&view->cases[i], ch, bh_rv_verdict_rank(ch->verdict, ch->severity),
                             n}));
             worst = fmax(worst, fabs(ch->change));
             if (isfinite(ch->lo))

@@ -8,7 +8,6 @@
 #include "html.h"
 
 #include "bh_mem.h"
-#include "result_read.h"
 #include "units.h"
 
 #include <math.h>
@@ -49,26 +48,26 @@ static size_t ratio_index(double d)
 /* The axis of one group, as indexes into ratios below (*lo) and above
  * (*hi) the median: the smallest that hold p5, p95 and the run medians of
  * every row. Timings are skewed to the right, so the two sides differ. */
-static void group_range(const bh_report_rows *rows, const size_t *idx, size_t n, size_t *lo,
+static void group_range(const bh_result_view *view, const size_t *idx, size_t n, size_t *lo,
                         size_t *hi)
 {
     double below = 0, above = 0;
 
     for (size_t k = 0; k < n; k++) {
-        const bh_report_row *r = &rows->v[idx[k]];
+        const bh_rv_case *r = &view->cases[idx[k]];
         double *v = NULL;
         size_t nv = 0;
         double d;
 
-        if (!r->has_summary || !(r->median > 0))
+        if (!r->summary.present || !(r->summary.median > 0))
             continue;
-        if (isfinite(r->p5) && (d = rel(r->p5, r->median)) < 0)
+        if (isfinite(r->summary.p5) && (d = rel(r->summary.p5, r->summary.median)) < 0)
             below = fmax(below, -d);
-        if (isfinite(r->p95) && (d = rel(r->p95, r->median)) > 0)
+        if (isfinite(r->summary.p95) && (d = rel(r->summary.p95, r->summary.median)) > 0)
             above = fmax(above, d);
-        bh_result_run_medians(r->json, &v, &nv);
+        bh_rv_case_run_medians(r, &v, &nv);
         for (size_t j = 0; j < nv; j++) {
-            d = rel(v[j], r->median);
+            d = rel(v[j], r->summary.median);
             below = fmax(below, -d);
             above = fmax(above, d);
         }
@@ -127,7 +126,7 @@ static void axis(bh_strbuf *b, const bh_svg_axis *ax, size_t lo, size_t hi, doub
 
 /* One case row at y: box, whiskers, median line, run-median dots and the
  * absolute median with its CI; cases without timing show their status. */
-static void row(bh_strbuf *b, const bh_report_row *r, const bh_svg_axis *ax, double y,
+static void row(bh_strbuf *b, const bh_rv_case *r, const bh_svg_axis *ax, double y,
                 const char *full_label)
 {
     char label[256];
@@ -140,24 +139,24 @@ static void row(bh_strbuf *b, const bh_report_row *r, const bh_svg_axis *ax, dou
     bh_svg_clip(full_label, LABEL_CHARS, label, sizeof(label));
 
     bh_strbuf_puts(b, "<g>");
-    if (!r->has_summary || !(r->median > 0)) {
+    if (!r->summary.present || !(r->summary.median > 0)) {
         bh_svg_text(b, LABEL - 8, cy + 4, "end", "c", label);
         snprintf(txt, sizeof(txt), "%s: no timing", r->status);
         bh_svg_text(b, LABEL + 4, cy + 4, "start", "m", txt);
         bh_strbuf_puts(b, "</g>");
         return;
     }
-    bh_fmt_time(r->median, med, sizeof(med));
-    bh_fmt_time(r->lo, lo, sizeof(lo));
-    bh_fmt_time(r->hi, hi, sizeof(hi));
-    bh_result_run_medians(r->json, &v, &nv);
+    bh_fmt_time(r->summary.median, med, sizeof(med));
+    bh_fmt_time(r->summary.median_ci_lo, lo, sizeof(lo));
+    bh_fmt_time(r->summary.median_ci_hi, hi, sizeof(hi));
+    bh_rv_case_run_medians(r, &v, &nv);
     snprintf(tip, sizeof(tip), "%s: median %s, 99%% CI [%s, %s], %zu run medians", r->id, med,
              lo, hi, nv);
     bh_svg_title(b, tip);
     bh_svg_text(b, LABEL - 8, cy + 4, "end", "c", label);
-    if (isfinite(r->p5) && isfinite(r->p95)) {
-        double x1 = xpos(ax, rel(r->p5, r->median), &c1);
-        double x2 = xpos(ax, rel(r->p95, r->median), &c2);
+    if (isfinite(r->summary.p5) && isfinite(r->summary.p95)) {
+        double x1 = xpos(ax, rel(r->summary.p5, r->summary.median), &c1);
+        double x2 = xpos(ax, rel(r->summary.p95, r->summary.median), &c2);
 
         bh_strbuf_printf(b,
                          "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
@@ -167,9 +166,9 @@ static void row(bh_strbuf *b, const bh_report_row *r, const bh_svg_axis *ax, dou
                          "y2=\"%.1f\" stroke=\"#607d8b\"/>",
                          x1, cy, x2, cy, x1, cy - 4, x1, cy + 4, x2, cy - 4, x2, cy + 4);
     }
-    if (isfinite(r->q1) && isfinite(r->q3)) {
-        double x1 = xpos(ax, rel(r->q1, r->median), &c1);
-        double x2 = xpos(ax, rel(r->q3, r->median), &c2);
+    if (isfinite(r->summary.q1) && isfinite(r->summary.q3)) {
+        double x1 = xpos(ax, rel(r->summary.q1, r->summary.median), &c1);
+        double x2 = xpos(ax, rel(r->summary.q3, r->summary.median), &c2);
 
         bh_strbuf_printf(b,
                          "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"12\" "
@@ -182,7 +181,7 @@ static void row(bh_strbuf *b, const bh_report_row *r, const bh_svg_axis *ax, dou
                      bh_svg_pos(ax, 0), cy - 7, bh_svg_pos(ax, 0), cy + 7);
     for (size_t j = 0; j < nv; j++) {
         int clamped;
-        double x = xpos(ax, rel(v[j], r->median), &clamped);
+        double x = xpos(ax, rel(v[j], r->summary.median), &clamped);
         double jy = cy + ((double)(j % 5) - 2) * 1.6;
 
         bh_strbuf_printf(b,
@@ -196,15 +195,15 @@ static void row(bh_strbuf *b, const bh_report_row *r, const bh_svg_axis *ax, dou
     free(v);
 }
 
-/* The chart of one plugin/benchmark group: rows idx[0..n) of rows. */
-static void group_chart(bh_strbuf *b, const bh_report_rows *rows, const size_t *idx, size_t n)
+/* The chart of one plugin/benchmark group: cases idx[0..n) of view. */
+static void group_chart(bh_strbuf *b, const bh_result_view *view, const size_t *idx, size_t n)
 {
     size_t lo, hi;
     double h = TOP + ROW * (double)n + 8;
     bh_svg_axis ax;
-    const bh_report_row *first = &rows->v[idx[0]];
+    const bh_rv_case *first = &view->cases[idx[0]];
 
-    group_range(rows, idx, n, &lo, &hi);
+    group_range(view, idx, n, &lo, &hi);
     ax = (bh_svg_axis){-log(ratios[lo]), log(ratios[hi]), LABEL, LABEL + PLOT};
     bh_strbuf_puts(b, "<h3>");
     bh_html_esc(b, first->group);
@@ -212,7 +211,7 @@ static void group_chart(bh_strbuf *b, const bh_report_rows *rows, const size_t *
     bh_svg_open(b, W, h, first->group);
     axis(b, &ax, lo, hi, h);
     for (size_t i = 0; i < n; i++) {
-        const bh_report_row *r = &rows->v[idx[i]];
+        const bh_rv_case *r = &view->cases[idx[i]];
         const char *label = n > 1 && *r->rest ? r->rest : r->id;
 
         row(b, r, &ax, TOP + ROW * (double)i, label);
@@ -221,29 +220,29 @@ static void group_chart(bh_strbuf *b, const bh_report_rows *rows, const size_t *
 }
 
 /* See html.h. */
-void bh_report_html_dist(bh_strbuf *b, const bh_report_rows *rows)
+void bh_report_html_dist(bh_strbuf *b, const bh_result_view *view)
 {
-    size_t *idx = bh_xcalloc(rows->n + 1, sizeof(size_t));
-    char *done = bh_xcalloc(rows->n + 1, 1);
+    size_t *idx = bh_xcalloc(view->n_cases + 1, sizeof(size_t));
+    char *done = bh_xcalloc(view->n_cases + 1, 1);
 
     bh_strbuf_puts(b, "<section id=\"distributions\"><h2>Distributions</h2>\n"
                       "<p class=\"note\">Per case: box Q1&ndash;Q3 of the samples (ns per "
                       "iteration), whiskers p5&ndash;p95, dots the median of each run (red: "
                       "beyond the axis), on a log scale of the ratio to the case's median; "
                       "median and its 99% CI at the right.</p>\n");
-    if (rows->n == 0)
+    if (view->n_cases == 0)
         bh_strbuf_puts(b, "<p class=\"note\">The result has no cases.</p>\n");
-    for (size_t i = 0; i < rows->n; i++) {
+    for (size_t i = 0; i < view->n_cases; i++) {
         size_t n = 0;
 
         if (done[i])
             continue;
-        for (size_t j = i; j < rows->n; j++)
-            if (!done[j] && strcmp(rows->v[j].group, rows->v[i].group) == 0) {
+        for (size_t j = i; j < view->n_cases; j++)
+            if (!done[j] && strcmp(view->cases[j].group, view->cases[i].group) == 0) {
                 idx[n++] = j;
                 done[j] = 1;
             }
-        group_chart(b, rows, idx, n);
+        group_chart(b, view, idx, n);
     }
     bh_strbuf_puts(b, "</section>\n");
     free(idx);

@@ -26,16 +26,16 @@ static const char *bound_color(const char *bound)
 }
 
 /* One bar per case with a roofline: the fraction of its attainable rate. */
-static void bars(bh_strbuf *b, const bh_report_rows *rows)
+static void bars(bh_strbuf *b, const bh_result_view *view)
 {
     double top = 1;
     size_t n = 0, k = 0;
     double h;
     bh_svg_axis ax;
 
-    for (size_t i = 0; i < rows->n; i++)
-        if (isfinite(rows->v[i].roof_fraction)) {
-            top = fmax(top, rows->v[i].roof_fraction);
+    for (size_t i = 0; i < view->n_cases; i++)
+        if (isfinite(view->cases[i].roof.fraction)) {
+            top = fmax(top, view->cases[i].roof.fraction);
             n++;
         }
     top = fmin(ceil(top * 4 - 1e-9) / 4, 4.0); /* steps of 25%, at most 400% */
@@ -53,19 +53,19 @@ static void bars(bh_strbuf *b, const bh_report_rows *rows)
                          fabs(t - 1) < 1e-9 ? " stroke-dasharray=\"4 3\"" : "");
         bh_svg_text(b, x, TOP - 10, "middle", "m", lab);
     }
-    for (size_t i = 0; i < rows->n; i++) {
-        const bh_report_row *r = &rows->v[i];
+    for (size_t i = 0; i < view->n_cases; i++) {
+        const bh_rv_case *r = &view->cases[i];
         double y = TOP + ROW * (double)k;
-        double f = r->roof_fraction;
+        double f = r->roof.fraction;
         char att[48], txt[160], clipped[256];
 
         if (!isfinite(f))
             continue;
         k++;
-        bh_fmt_rate(r->roof_attainable, *r->roof_unit ? r->roof_unit : "FLOP/s", att,
+        bh_fmt_rate(r->roof.attainable, *r->roof.unit ? r->roof.unit : "FLOP/s", att,
                     sizeof(att));
         snprintf(txt, sizeof(txt), "%.1f%% of %s (%s-bound)", f * 100, att,
-                 *r->roof_bound ? r->roof_bound : "?");
+                 *r->roof.bound ? r->roof.bound : "?");
         bh_strbuf_puts(b, "<g>");
         bh_svg_title(b, txt);
         bh_svg_clip(r->id, LABEL_CHARS, clipped, sizeof(clipped));
@@ -74,7 +74,7 @@ static void bars(bh_strbuf *b, const bh_report_rows *rows)
                          "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"11\" fill=\"%s\"/>",
                          LABEL, y + ROW / 2 - 5.5,
                          fmax(bh_svg_pos(&ax, fmin(fmax(f, 0), top)) - LABEL, 1.0),
-                         bound_color(r->roof_bound));
+                         bound_color(r->roof.bound));
         bh_svg_text(b, LABEL + PLOT + 12, y + ROW / 2 + 4, "start", NULL, txt);
         bh_strbuf_puts(b, "</g>\n");
     }
@@ -89,7 +89,7 @@ static double lx(const bh_svg_axis *a, double v)
 
 /* The classic roofline chart, when both roofs and at least one case with
  * an arithmetic intensity exist. */
-static void chart(bh_strbuf *b, const bh_report_rows *rows, double bw, double peak)
+static void chart(bh_strbuf *b, const bh_result_view *view, double bw, double peak)
 {
     const double w = 680, h = 340, l = 96, r = 20, t = 16, bt = 40;
     double amin = 1e300, amax = 0, fmin_ = peak, fmax_ = peak;
@@ -98,12 +98,10 @@ static void chart(bh_strbuf *b, const bh_report_rows *rows, double bw, double pe
     double ridge = peak / bw;
     char lab[48];
 
-    for (size_t i = 0; i < rows->n; i++) {
-        const bh_report_row *rw = &rows->v[i];
-        double ai = bh_report_num(cJSON_GetObjectItemCaseSensitive(rw->json, "roofline"),
-                                  "intensity_flop_per_byte");
-        double fl = bh_report_num(cJSON_GetObjectItemCaseSensitive(rw->json, "throughput"),
-                                  "flop_per_s");
+    for (size_t i = 0; i < view->n_cases; i++) {
+        const bh_rv_case *rw = &view->cases[i];
+        double ai = rw->roof.intensity;
+        double fl = rw->flop_per_s;
 
         if (!(ai > 0) || !(fl > 0))
             continue;
@@ -150,18 +148,16 @@ static void chart(bh_strbuf *b, const bh_report_rows *rows, double bw, double pe
                          lx(&ax, x0), lx(&ay, y0), lx(&ax, ridge), lx(&ay, peak), lx(&ax, a1),
                          lx(&ay, peak));
     }
-    for (size_t i = 0; i < rows->n; i++) {
-        const bh_report_row *rw = &rows->v[i];
-        double ai = bh_report_num(cJSON_GetObjectItemCaseSensitive(rw->json, "roofline"),
-                                  "intensity_flop_per_byte");
-        double fl = bh_report_num(cJSON_GetObjectItemCaseSensitive(rw->json, "throughput"),
-                                  "flop_per_s");
+    for (size_t i = 0; i < view->n_cases; i++) {
+        const bh_rv_case *rw = &view->cases[i];
+        double ai = rw->roof.intensity;
+        double fl = rw->flop_per_s;
 
         if (!(ai > 0) || !(fl > 0))
             continue;
         bh_strbuf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\" "
                             "fill-opacity=\"0.85\">",
-                         lx(&ax, ai), lx(&ay, fl), bound_color(rw->roof_bound));
+                         lx(&ax, ai), lx(&ay, fl), bound_color(rw->roof.bound));
         bh_svg_title(b, rw->id);
         bh_strbuf_puts(b, "</circle>");
     }
@@ -169,15 +165,15 @@ static void chart(bh_strbuf *b, const bh_report_rows *rows, double bw, double pe
 }
 
 /* See html.h. */
-void bh_report_html_roofline(bh_strbuf *b, const cJSON *doc, const bh_report_rows *rows)
+void bh_report_html_roofline(bh_strbuf *b, const bh_result_view *view)
 {
-    const cJSON *roofs = cJSON_GetObjectItemCaseSensitive(doc, "roofs");
-    double bw = bh_report_num(roofs, "bandwidth_bytes_per_s");
-    double peak = bh_report_num(roofs, "flops_per_s");
+    const bh_rv_roofs *roofs = &view->roofs;
+    double bw = roofs->bandwidth_bytes_per_s;
+    double peak = roofs->flops_per_s;
     char v[48];
 
     bh_strbuf_puts(b, "<section id=\"roofline\"><h2>Roofline</h2>\n");
-    if (rows->n_roofline == 0) {
+    if (view->n_roofline == 0) {
         bh_strbuf_puts(b, "<p class=\"note\">No roofline: the run measured no roof (the "
                           "tensor plugin's roof.bandwidth and roof.compute benchmarks) or no "
                           "case reported its work per iteration.</p></section>\n");
@@ -187,19 +183,19 @@ void bh_report_html_roofline(bh_strbuf *b, const cJSON *doc, const bh_report_row
     if (isfinite(bw)) {
         bh_fmt_rate(bw, "B/s", v, sizeof(v));
         bh_strbuf_printf(b, " bandwidth %s (", v);
-        bh_html_esc(b, bh_report_str(roofs, "bandwidth_case", "?"));
+        bh_html_esc(b, roofs->bandwidth_case ? roofs->bandwidth_case : "?");
         bh_strbuf_puts(b, ")");
     }
     if (isfinite(peak)) {
         bh_fmt_rate(peak, "FLOP/s", v, sizeof(v));
         bh_strbuf_printf(b, "%s compute %s (", isfinite(bw) ? ";" : "", v);
-        bh_html_esc(b, bh_report_str(roofs, "flops_case", "?"));
+        bh_html_esc(b, roofs->flops_case ? roofs->flops_case : "?");
         bh_strbuf_puts(b, ")");
     }
     bh_strbuf_puts(b, ". Blue: memory-bound, orange: compute-bound; the dashed line is the "
                       "attainable rate.</p>\n");
     if (isfinite(bw) && isfinite(peak) && bw > 0 && peak > 0)
-        chart(b, rows, bw, peak);
-    bars(b, rows);
+        chart(b, view, bw, peak);
+    bars(b, view);
     bh_strbuf_puts(b, "</section>\n");
 }

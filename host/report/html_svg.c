@@ -112,5 +112,5 @@ const char *bh_svg_verdict_color(const char *verdict, const char *severity)
         "#b0bec5", /* none */
     };
 
-    return colors[bh_report_verdict_rank(verdict, severity)];
+    return colors[bh_rv_verdict_rank(verdict, severity)];
 }

@@ -231,3 +231,9 @@ void bh_report_fmt_value(double v, const char *unit, char *buf, size_t cap)
     else
         snprintf(buf, cap, "%.4g%s%s", v, ul ? " " : "", unit);
 }
+
+/* See report_text.h. */
+const char *bh_report_str_or(const char *s, const char *dflt)
+{
+    return s ? s : dflt;
+}

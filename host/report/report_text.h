@@ -53,4 +53,7 @@ void bh_report_fmt_p(double p, char *buf, size_t cap);
  * rates with SI prefixes, anything else as "%.4g unit". "-" for NAN. */
 void bh_report_fmt_value(double v, const char *unit, char *buf, size_t cap);
 
+/* s, or dflt when s is NULL (a string the result view reads as absent). */
+const char *bh_report_str_or(const char *s, const char *dflt);
+
 #endif
