@@ -3,7 +3,7 @@
 #include "compare_backends.h"
 
 #include "bh_mem.h"
-#include "report_case.h"
+#include "result_view.h"
 #include "units.h"
 
 #include <math.h>
@@ -15,36 +15,31 @@
 #define RESET "\033[0m"
 
 /* The largest value of metric name in case c, NAN when absent. */
-static double metric_max(const cJSON *c, const char *name)
+static double metric_max(const bh_rv_case *c, const char *name)
 {
-    const cJSON *m = cJSON_GetObjectItemCaseSensitive(
-        cJSON_GetObjectItemCaseSensitive(c, "metrics"), name);
-    const cJSON *v;
-    double best = NAN;
+    const bh_rv_metric *m = bh_rv_case_metric(c, name);
 
-    cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(m, "values"))
-        if (cJSON_IsNumber(v) && (isnan(best) || v->valuedouble > best))
-            best = v->valuedouble;
-    return best;
+    /* the view keeps a metric's values sorted */
+    return m && m->n_values ? m->values[m->n_values - 1] : NAN;
 }
 
 /* Operations with two or more backend:device rows, in order of first
  * appearance; *n_out of them. The strings are borrowed from rows. */
-static const char **compared_ops(const bh_report_rows *rows, size_t *n_out)
+static const char **compared_ops(const bh_result_view *view, size_t *n_out)
 {
-    const char **ops = bh_xcalloc(rows->n + 1, sizeof(char *));
-    size_t *count = bh_xcalloc(rows->n + 1, sizeof(size_t));
+    const char **ops = bh_xcalloc(view->n_cases + 1, sizeof(char *));
+    size_t *count = bh_xcalloc(view->n_cases + 1, sizeof(size_t));
     size_t n = 0, kept = 0;
 
-    for (size_t i = 0; i < rows->n; i++) {
+    for (size_t i = 0; i < view->n_cases; i++) {
         size_t o = 0;
 
-        if (!*rows->v[i].at)
+        if (!*view->cases[i].at)
             continue;
-        while (o < n && strcmp(ops[o], rows->v[i].op) != 0)
+        while (o < n && strcmp(ops[o], view->cases[i].op) != 0)
             o++;
         if (o == n)
-            ops[n++] = rows->v[i].op;
+            ops[n++] = view->cases[i].op;
         count[o]++;
     }
     for (size_t o = 0; o < n; o++)
@@ -56,41 +51,41 @@ static const char **compared_ops(const bh_report_rows *rows, size_t *n_out)
 }
 
 /* The fastest median among the rows of op with a summary; NAN if none. */
-static double best_median(const bh_report_rows *rows, const char *op)
+static double best_median(const bh_result_view *view, const char *op)
 {
     double best = NAN;
 
-    for (size_t i = 0; i < rows->n; i++) {
-        const bh_report_row *r = &rows->v[i];
+    for (size_t i = 0; i < view->n_cases; i++) {
+        const bh_rv_case *r = &view->cases[i];
 
-        if (*r->at && strcmp(r->op, op) == 0 && r->has_summary && r->median > 0 &&
-            (isnan(best) || r->median < best))
-            best = r->median;
+        if (*r->at && strcmp(r->op, op) == 0 && r->summary.present && r->summary.median > 0 &&
+            (isnan(best) || r->summary.median < best))
+            best = r->summary.median;
     }
     return best;
 }
 
 /* True when the row ran (it has timings, or it failed while running). */
-static int ran(const bh_report_row *r)
+static int ran(const bh_rv_case *r)
 {
-    return r->has_summary || (strcmp(r->status, "skipped") != 0 &&
+    return r->summary.present || (strcmp(r->status, "skipped") != 0 &&
                               strcmp(r->status, "unsupported") != 0);
 }
 
 /* One line of a pair that ran. */
-static void print_pair(FILE *out, const bh_report_row *r, double best,
+static void print_pair(FILE *out, const bh_rv_case *r, double best,
                        int width)
 {
     char med[32] = "-", tp[48] = "", rel[32] = "", agree[48] = "";
-    double e = metric_max(r->json, "verify.err_to_tol");
+    double e = metric_max(r, "verify.err_to_tol");
 
-    if (r->has_summary) {
-        bh_fmt_time(r->median, med, sizeof(med));
+    if (r->summary.present) {
+        bh_fmt_time(r->summary.median, med, sizeof(med));
         if (isfinite(r->rate))
             bh_fmt_rate(r->rate, r->rate_unit, tp, sizeof(tp));
         if (isfinite(best) && best > 0)
-            snprintf(rel, sizeof(rel), r->median == best ? "fastest" : "%.3gx",
-                     r->median / best);
+            snprintf(rel, sizeof(rel), r->summary.median == best ? "fastest" : "%.3gx",
+                     r->summary.median / best);
     }
     if (isfinite(e))
         snprintf(agree, sizeof(agree), "err/tol %.3g", e);
@@ -100,32 +95,32 @@ static void print_pair(FILE *out, const bh_report_row *r, double best,
 
 int bh_report_console_backends(FILE *out, const cJSON *doc, int color)
 {
-    bh_report_rows rows;
+    bh_result_view view;
     size_t n_ops = 0;
     const char **ops;
     int width = 8;
 
-    bh_report_rows_load(doc, &rows);
-    ops = compared_ops(&rows, &n_ops);
-    for (size_t i = 0; i < rows.n; i++)
-        if (*rows.v[i].at && (int)strlen(rows.v[i].at) > width)
-            width = (int)strlen(rows.v[i].at);
+    bh_result_view_load(doc, &view);
+    ops = compared_ops(&view, &n_ops);
+    for (size_t i = 0; i < view.n_cases; i++)
+        if (*view.cases[i].at && (int)strlen(view.cases[i].at) > width)
+            width = (int)strlen(view.cases[i].at);
     if (n_ops > 0)
         fprintf(out, "\n%sBackends side by side%s (median per iteration, "
                      "throughput, time vs the fastest, err/tol: worst "
                      "|result - host reference| / tolerance, <= 1 passes)\n",
                 color ? BOLD : "", color ? RESET : "");
     for (size_t o = 0; o < n_ops; o++) {
-        double best = best_median(&rows, ops[o]);
+        double best = best_median(&view, ops[o]);
         int folded = 0;
 
         fprintf(out, "%s%s%s\n", color ? BOLD : "", ops[o], color ? RESET : "");
-        for (size_t i = 0; i < rows.n; i++)
-            if (*rows.v[i].at && strcmp(rows.v[i].op, ops[o]) == 0 &&
-                ran(&rows.v[i]))
-                print_pair(out, &rows.v[i], best, width);
-        for (size_t i = 0; i < rows.n; i++) {
-            const bh_report_row *r = &rows.v[i];
+        for (size_t i = 0; i < view.n_cases; i++)
+            if (*view.cases[i].at && strcmp(view.cases[i].op, ops[o]) == 0 &&
+                ran(&view.cases[i]))
+                print_pair(out, &view.cases[i], best, width);
+        for (size_t i = 0; i < view.n_cases; i++) {
+            const bh_rv_case *r = &view.cases[i];
 
             if (!*r->at || strcmp(r->op, ops[o]) != 0 || ran(r))
                 continue;
@@ -137,7 +132,7 @@ int bh_report_console_backends(FILE *out, const cJSON *doc, int color)
             fprintf(out, "%s\n", color ? RESET : "");
     }
     free(ops);
-    bh_report_rows_free(&rows);
+    bh_result_view_free(&view);
     return (int)n_ops;
 }
 
@@ -150,21 +145,21 @@ static void add_num(cJSON *o, const char *key, double v)
 
 cJSON *bh_report_backend_groups(const cJSON *doc)
 {
-    bh_report_rows rows;
+    bh_result_view view;
     size_t n_ops = 0;
     const char **ops;
     cJSON *arr = cJSON_CreateArray();
 
-    bh_report_rows_load(doc, &rows);
-    ops = compared_ops(&rows, &n_ops);
+    bh_result_view_load(doc, &view);
+    ops = compared_ops(&view, &n_ops);
     for (size_t o = 0; o < n_ops; o++) {
         cJSON *g = cJSON_CreateObject();
         cJSON *cases = cJSON_CreateArray();
-        double best = best_median(&rows, ops[o]);
+        double best = best_median(&view, ops[o]);
 
         cJSON_AddStringToObject(g, "op", ops[o]);
-        for (size_t i = 0; i < rows.n; i++) {
-            const bh_report_row *r = &rows.v[i];
+        for (size_t i = 0; i < view.n_cases; i++) {
+            const bh_rv_case *r = &view.cases[i];
             cJSON *c;
 
             if (!*r->at || strcmp(r->op, ops[o]) != 0)
@@ -173,21 +168,21 @@ cJSON *bh_report_backend_groups(const cJSON *doc)
             cJSON_AddStringToObject(c, "at", r->at + 1);
             cJSON_AddStringToObject(c, "id", r->id);
             cJSON_AddStringToObject(c, "status", r->status);
-            if (r->has_summary) {
-                add_num(c, "median_ns", r->median);
+            if (r->summary.present) {
+                add_num(c, "median_ns", r->summary.median);
                 add_num(c, "rate", r->rate);
                 if (isfinite(r->rate))
                     cJSON_AddStringToObject(c, "rate_unit", r->rate_unit);
-                add_num(c, "relative", best > 0 ? r->median / best : NAN);
+                add_num(c, "relative", best > 0 ? r->summary.median / best : NAN);
             }
-            add_num(c, "err_to_tol", metric_max(r->json, "verify.err_to_tol"));
-            add_num(c, "max_abs_err", metric_max(r->json, "verify.max_abs_err"));
+            add_num(c, "err_to_tol", metric_max(r, "verify.err_to_tol"));
+            add_num(c, "max_abs_err", metric_max(r, "verify.max_abs_err"));
             cJSON_AddItemToArray(cases, c);
         }
         cJSON_AddItemToObject(g, "cases", cases);
         cJSON_AddItemToArray(arr, g);
     }
     free(ops);
-    bh_report_rows_free(&rows);
+    bh_result_view_free(&view);
     return arr;
 }

@@ -16,7 +16,7 @@
 
 #include "bh_json_write.h"
 #include "bh_mem.h"
-#include "report_case.h"
+#include "result_view.h"
 #include "report_text.h"
 
 #include <math.h>
@@ -49,7 +49,7 @@ static void num(bh_strbuf *b, double v)
 }
 
 /* The change of r for metric, or NULL. */
-static const bh_report_change *change_for(const bh_report_row *r, const char *metric)
+static const bh_rv_change *change_for(const bh_rv_case *r, const char *metric)
 {
     for (size_t i = 0; i < r->n_changes; i++)
         if (strcmp(r->changes[i].metric, metric) == 0)
@@ -59,18 +59,17 @@ static const bh_report_change *change_for(const bh_report_row *r, const char *me
 
 /* Appends the row of case r for metric m (NULL: the row of a case without
  * metrics). */
-static void emit(bh_strbuf *b, const bh_report_row *r, const char *params, const mrow *m)
+static void emit(bh_strbuf *b, const bh_rv_case *r, const char *params, const mrow *m)
 {
-    const bh_report_change *ch = m ? change_for(r, m->metric) : NULL;
-    const cJSON *dev = cJSON_GetObjectItemCaseSensitive(r->json, "device");
+    const bh_rv_change *ch = m ? change_for(r, m->metric) : NULL;
 
     field(b, r->id);
     field(b, r->plugin);
     field(b, r->bench);
     field(b, params);
-    field(b, bh_report_str(r->json, "backend", ""));
-    if (cJSON_IsNumber(dev))
-        bh_strbuf_printf(b, "%d", dev->valueint);
+    field(b, r->backend);
+    if (r->device >= 0)
+        bh_strbuf_printf(b, "%ld", r->device);
     bh_strbuf_append(b, ",", 1);
     field(b, r->status);
     field(b, m ? m->metric : "");
@@ -91,73 +90,53 @@ static void emit(bh_strbuf *b, const bh_report_row *r, const char *params, const
 }
 
 /* Median, min, max and count of a metric's values. */
-static void metric_stats(const cJSON *vals, mrow *m)
+static void metric_stats(const bh_rv_metric *k, mrow *m)
 {
-    size_t cap = (size_t)cJSON_GetArraySize(vals);
-    double *v = bh_xcalloc(cap ? cap : 1, sizeof(double));
-    size_t n = 0;
-    const cJSON *it;
-
-    cJSON_ArrayForEach(it, vals) if (cJSON_IsNumber(it) && isfinite(it->valuedouble)) v[n++] =
-        it->valuedouble;
-    m->value = m->lower = m->upper = NAN;
-    m->n = (double)n;
-    if (n) {
-        /* insertion sort: a handful of run values */
-        for (size_t i = 1; i < n; i++)
-            for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
-                double t = v[j];
-                v[j] = v[j - 1];
-                v[j - 1] = t;
-            }
-        m->value = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-        m->lower = v[0];
-        m->upper = v[n - 1];
-    }
-    free(v);
+    m->metric = k->name;
+    m->unit = k->unit;
+    m->direction = k->higher_better ? "higher" : "lower";
+    m->value = k->median;
+    /* the view keeps a metric's values sorted */
+    m->lower = k->n_values ? k->values[0] : NAN;
+    m->upper = k->n_values ? k->values[k->n_values - 1] : NAN;
+    m->n = (double)k->n_values;
 }
 
 /* Appends every row of one case. */
-static void case_rows(bh_strbuf *b, const bh_report_row *r)
+static void case_rows(bh_strbuf *b, const bh_rv_case *r)
 {
     static const char *const tkeys[] = {"flop_per_s", "bytes_per_s", "items_per_s"};
     static const char *const tunits[] = {"FLOP/s", "B/s", "items/s"};
-    const cJSON *tp = cJSON_GetObjectItemCaseSensitive(r->json, "throughput");
-    const cJSON *params = cJSON_GetObjectItemCaseSensitive(r->json, "params");
-    const cJSON *m;
+    const double tvals[] = {r->flop_per_s, r->bytes_per_s, r->items_per_s};
+    const cJSON *params = r->params;
     char *ptext = params ? bh_json_print_unformatted(params) : NULL;
     const char *pt = ptext ? ptext : "";
     size_t rows = 0;
-    double rss = bh_report_num(cJSON_GetObjectItemCaseSensitive(r->json, "memory"),
-                               "peak_rss_kb");
+    double rss = r->memory_peak_rss_kb;
 
-    if (r->has_summary) {
-        mrow t = {"time", "ns/iter", "lower", r->median, r->lo, r->hi, r->n_samples};
+    if (r->summary.present) {
+        mrow t = {"time", "ns/iter", "lower", r->summary.median,
+                  r->summary.median_ci_lo, r->summary.median_ci_hi, r->summary.n};
         emit(b, r, pt, &t);
         rows++;
     }
     for (int k = 0; k < 3; k++) {
-        mrow t = {tkeys[k], tunits[k], "higher", bh_report_num(tp, tkeys[k]), NAN, NAN, NAN};
+        mrow t = {tkeys[k], tunits[k], "higher", tvals[k], NAN, NAN, NAN};
 
         if (isfinite(t.value)) {
             emit(b, r, pt, &t);
             rows++;
         }
     }
-    cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(r->json, "metrics")) {
+    for (size_t i = 0; i < r->n_metrics; i++) {
         mrow t;
 
-        if (!m->string)
-            continue;
-        t.metric = m->string;
-        t.unit = bh_report_str(m, "unit", "");
-        t.direction = bh_report_str(m, "direction", "lower");
-        metric_stats(cJSON_GetObjectItemCaseSensitive(m, "values"), &t);
+        metric_stats(&r->metrics[i], &t);
         emit(b, r, pt, &t);
         rows++;
     }
-    if (isfinite(r->roof_fraction)) {
-        mrow t = {"roofline_fraction", "fraction", "higher", r->roof_fraction, NAN, NAN, NAN};
+    if (isfinite(r->roof.fraction)) {
+        mrow t = {"roofline_fraction", "fraction", "higher", r->roof.fraction, NAN, NAN, NAN};
         emit(b, r, pt, &t);
         rows++;
     }
@@ -174,11 +153,11 @@ static void case_rows(bh_strbuf *b, const bh_report_row *r)
 /* See report.h: the CSV of doc, appended to out. */
 void bh_report_csv(const cJSON *doc, bh_strbuf *out)
 {
-    bh_report_rows rows;
+    bh_result_view view;
 
-    bh_report_rows_load(doc, &rows);
+    bh_result_view_load(doc, &view);
     bh_strbuf_puts(out, header);
-    for (size_t i = 0; i < rows.n; i++)
-        case_rows(out, &rows.v[i]);
-    bh_report_rows_free(&rows);
+    for (size_t i = 0; i < view.n_cases; i++)
+        case_rows(out, &view.cases[i]);
+    bh_result_view_free(&view);
 }

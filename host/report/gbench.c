@@ -20,9 +20,8 @@
 #include "bh_json_write.h"
 #include "bh_mem.h"
 #include "descriptive.h"
-#include "report_case.h"
+#include "result_view.h"
 #include "report_text.h"
-#include "result_read.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -30,22 +29,17 @@
 
 
 /* The "context" object from the document's run and system sections. */
-static cJSON *context(const cJSON *doc)
+static cJSON *context(const bh_result_view *v)
 {
-    const cJSON *run = cJSON_GetObjectItemCaseSensitive(doc, "run");
-    const cJSON *sys = cJSON_GetObjectItemCaseSensitive(doc, "system");
-    const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(sys, "cpu");
-    const cJSON *freq = cJSON_GetObjectItemCaseSensitive(sys, "frequency");
-    const cJSON *cache;
-    const cJSON *la = cJSON_GetObjectItemCaseSensitive(sys, "load_average");
+    const bh_rv_system *sys = &v->system;
+    const char *gov = bh_report_str_or(sys->governor, "");
+    double cores = sys->logical_cores;
+    double khz = sys->max_khz;
     cJSON *ctx = cJSON_CreateObject();
     cJSON *caches;
-    double cores = bh_report_num(cpu, "logical_cores");
-    double khz = bh_report_num(freq, "max_khz");
-    const char *gov = bh_report_str(freq, "governor", "");
 
-    cJSON_AddStringToObject(ctx, "date", bh_report_str(run, "started_at", ""));
-    cJSON_AddStringToObject(ctx, "host_name", bh_report_str(sys, "hostname", ""));
+    cJSON_AddStringToObject(ctx, "date", bh_report_str_or(v->run.started_at, ""));
+    cJSON_AddStringToObject(ctx, "host_name", bh_report_str_or(sys->hostname, ""));
     cJSON_AddStringToObject(ctx, "executable", "bhost");
     cJSON_AddNumberToObject(ctx, "num_cpus", isfinite(cores) ? cores : 0);
     cJSON_AddNumberToObject(ctx, "mhz_per_cpu", isfinite(khz) ? floor(khz / 1000) : 0);
@@ -53,29 +47,28 @@ static cJSON *context(const cJSON *doc)
                           *gov && strcmp(gov, "performance") != 0 &&
                               strcmp(gov, "unavailable") != 0);
     caches = cJSON_AddArrayToObject(ctx, "caches");
-    cJSON_ArrayForEach(cache, cJSON_GetObjectItemCaseSensitive(sys, "caches")) {
+    for (size_t i = 0; i < sys->n_caches; i++) {
+        bh_rv_cache cache = bh_rv_system_cache(sys, i);
+        const char *type = bh_report_str_or(cache.type, "unified");
         cJSON *o = cJSON_CreateObject();
-        const char *type = bh_report_str(cache, "type", "unified");
-        double count = bh_report_num(cache, "count");
 
         cJSON_AddStringToObject(o, "type", strcmp(type, "data") == 0          ? "Data"
                                            : strcmp(type, "instruction") == 0 ? "Instruction"
                                                                               : "Unified");
-        cJSON_AddNumberToObject(o, "level", bh_report_num(cache, "level"));
-        cJSON_AddNumberToObject(o, "size", bh_report_num(cache, "size_bytes"));
+        cJSON_AddNumberToObject(o, "level", cache.level);
+        cJSON_AddNumberToObject(o, "size", cache.size_bytes);
         cJSON_AddNumberToObject(o, "num_sharing",
-                                count > 0 && cores > 0 ? floor(cores / count) : 1);
+                                cache.count > 0 && cores > 0 ? floor(cores / cache.count) : 1);
         cJSON_AddItemToArray(caches, o);
     }
     cJSON_AddItemToObject(ctx, "load_avg",
-                          cJSON_IsArray(la) ? cJSON_Duplicate(la, 1) : cJSON_CreateArray());
+                          sys->load_average ? cJSON_Duplicate(sys->load_average, 1)
+                                            : cJSON_CreateArray());
     cJSON_AddStringToObject(ctx, "library_build_type", "release");
-    cJSON_AddStringToObject(ctx, "bhost_schema", bh_report_str(doc, "schema", ""));
-    cJSON_AddStringToObject(ctx, "bhost_version", bh_report_str(run, "host_version", ""));
-    cJSON_AddStringToObject(ctx, "bhost_config",
-                            bh_report_str(cJSON_GetObjectItemCaseSensitive(run, "config"), "name",
-                                          ""));
-    cJSON_AddStringToObject(ctx, "bhost_seed", bh_report_str(run, "seed", ""));
+    cJSON_AddStringToObject(ctx, "bhost_schema", bh_report_str_or(v->schema, ""));
+    cJSON_AddStringToObject(ctx, "bhost_version", bh_report_str_or(v->run.host_version, ""));
+    cJSON_AddStringToObject(ctx, "bhost_config", bh_report_str_or(v->run.config_name, ""));
+    cJSON_AddStringToObject(ctx, "bhost_seed", bh_report_str_or(v->run.seed, ""));
     return ctx;
 }
 
@@ -138,14 +131,14 @@ static void aggregates(cJSON *arr, const char *id, double family, const double *
 }
 
 /* Adds the rate counters of one repetition from the work per iteration. */
-static void counters(cJSON *o, const cJSON *run, double ns)
+static void counters(cJSON *o, const bh_rv_run *run, double ns)
 {
-    static const char *const in[] = {"bytes_per_iter", "items_per_iter", "flops_per_iter"};
+    const double in[] = {run->bytes_per_iter, run->items_per_iter, run->flops_per_iter};
     static const char *const outk[] = {"bytes_per_second", "items_per_second",
                                        "flop_per_second"};
 
     for (int k = 0; k < 3; k++) {
-        double w = bh_report_num(run, in[k]);
+        double w = in[k];
 
         if (isfinite(w) && w > 0 && ns > 0)
             bh_report_json_num(o, outk[k], w / (ns * 1e-9));
@@ -154,21 +147,21 @@ static void counters(cJSON *o, const cJSON *run, double ns)
 
 /* Appends the entries of one case: its repetitions and aggregates, or one
  * error entry. */
-static void case_entries(cJSON *arr, const bh_report_row *r, double family)
+static void case_entries(cJSON *arr, const bh_rv_case *r, double family)
 {
-    const cJSON *run;
-    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(r->json, "runs");
-    size_t cap = (size_t)cJSON_GetArraySize(runs);
+    size_t cap = r->n_runs;
     double *med = bh_xcalloc(cap ? cap : 1, sizeof(double));
     double *its = bh_xcalloc(cap ? cap : 1, sizeof(double));
-    const cJSON **src = bh_xcalloc(cap ? cap : 1, sizeof(cJSON *));
+    const bh_rv_run **src = bh_xcalloc(cap ? cap : 1, sizeof(bh_rv_run *));
     size_t n = 0;
 
-    cJSON_ArrayForEach(run, runs) {
-        if (strcmp(bh_report_str(run, "status", ""), "ok") != 0)
+    for (size_t i = 0; i < r->n_runs; i++) {
+        const bh_rv_run *run = &r->runs[i];
+
+        if (!run->ok)
             continue;
-        med[n] = bh_result_run_median(cJSON_GetObjectItemCaseSensitive(run, "samples"), NULL,
-                                      &its[n]);
+        med[n] = run->median_ns;
+        its[n] = run->iters;
         src[n] = run;
         if (isfinite(med[n]) && med[n] > 0)
             n++;
@@ -204,16 +197,16 @@ static void case_entries(cJSON *arr, const bh_report_row *r, double family)
 /* See report.h: the Google Benchmark JSON of doc, appended to out. */
 void bh_report_gbench(const cJSON *doc, bh_strbuf *out)
 {
-    bh_report_rows rows;
+    bh_result_view view;
     cJSON *root = cJSON_CreateObject();
     cJSON *arr;
     char *text;
 
-    bh_report_rows_load(doc, &rows);
-    cJSON_AddItemToObject(root, "context", context(doc));
+    bh_result_view_load(doc, &view);
+    cJSON_AddItemToObject(root, "context", context(&view));
     arr = cJSON_AddArrayToObject(root, "benchmarks");
-    for (size_t i = 0; i < rows.n; i++)
-        case_entries(arr, &rows.v[i], (double)i);
+    for (size_t i = 0; i < view.n_cases; i++)
+        case_entries(arr, &view.cases[i], (double)i);
     text = bh_json_print(root);
     if (text) {
         bh_strbuf_puts(out, text);
@@ -221,5 +214,5 @@ void bh_report_gbench(const cJSON *doc, bh_strbuf *out)
         free(text);
     }
     cJSON_Delete(root);
-    bh_report_rows_free(&rows);
+    bh_result_view_free(&view);
 }

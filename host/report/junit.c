@@ -13,7 +13,7 @@
  * carry become U+FFFD. */
 #include "report.h"
 
-#include "report_case.h"
+#include "result_view.h"
 #include "report_text.h"
 #include "units.h"
 
@@ -24,14 +24,14 @@
 typedef enum outcome { PASS, FAILURE, ERROR, SKIPPED } outcome;
 
 /* True when r regressed with severity critical. */
-static int is_critical(const bh_report_row *r)
+static int is_critical(const bh_rv_case *r)
 {
     return r->verdict && strcmp(r->verdict, "regressed") == 0 && r->severity &&
            strcmp(r->severity, "critical") == 0;
 }
 
 /* What a case is in JUnit terms (see the table at the top). */
-static outcome classify(const bh_report_row *r)
+static outcome classify(const bh_rv_case *r)
 {
     if (strcmp(r->status, "skipped") == 0 || strcmp(r->status, "unsupported") == 0)
         return SKIPPED;
@@ -52,9 +52,9 @@ static void attr(bh_strbuf *b, const char *name, const char *value)
 
 /* "regressed (critical): time +12.3% [+10.1%, +14.5%], q=0.0012,
  * 1.64 us -> 1.84 us" */
-static void regression_message(const bh_report_row *r, char *buf, size_t cap)
+static void regression_message(const bh_rv_case *r, char *buf, size_t cap)
 {
-    const bh_report_change *ch = r->head;
+    const bh_rv_change *ch = r->head;
     char c[32] = "-", lo[32] = "-", hi[32] = "-", q[32] = "-", bv[48] = "-", cv[48] = "-";
 
     if (ch) {
@@ -70,17 +70,17 @@ static void regression_message(const bh_report_row *r, char *buf, size_t cap)
 }
 
 /* The figures of a case as one text line. */
-static void figures(bh_strbuf *b, const bh_report_row *r)
+static void figures(bh_strbuf *b, const bh_rv_case *r)
 {
     char med[32], lo[32], hi[32], tp[48];
 
-    if (!r->has_summary)
+    if (!r->summary.present)
         return;
-    bh_fmt_time(r->median, med, sizeof(med));
-    bh_fmt_time(r->lo, lo, sizeof(lo));
-    bh_fmt_time(r->hi, hi, sizeof(hi));
+    bh_fmt_time(r->summary.median, med, sizeof(med));
+    bh_fmt_time(r->summary.median_ci_lo, lo, sizeof(lo));
+    bh_fmt_time(r->summary.median_ci_hi, hi, sizeof(hi));
     bh_strbuf_printf(b, "median %s per iteration, CI [%s, %s], CV %.2f%%, %.0f runs", med, lo,
-                     hi, r->cv * 100, r->n_runs);
+                     hi, r->summary.spread_cv * 100, r->summary.runs);
     if (isfinite(r->rate)) {
         bh_fmt_rate(r->rate, r->rate_unit, tp, sizeof(tp));
         bh_strbuf_printf(b, ", %s", tp);
@@ -96,7 +96,7 @@ static void figures(bh_strbuf *b, const bh_report_row *r)
 }
 
 /* The <testcase> element of one case. */
-static void testcase(bh_strbuf *b, const bh_report_row *r)
+static void testcase(bh_strbuf *b, const bh_rv_case *r)
 {
     outcome oc = classify(r);
     bh_strbuf fig = BH_STRBUF_INIT;
@@ -149,41 +149,38 @@ static void property(bh_strbuf *b, const char *name, const char *value)
 /* See report.h: the JUnit XML of doc, appended to out. */
 void bh_report_junit(const cJSON *doc, bh_strbuf *out)
 {
-    const cJSON *run = cJSON_GetObjectItemCaseSensitive(doc, "run");
-    const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(run, "config");
-    const cJSON *sys = cJSON_GetObjectItemCaseSensitive(doc, "system");
-    const char *name = bh_report_str(cfg, "name", "bhost");
-    double dur = bh_report_num(run, "duration_s");
-    bh_report_rows rows;
+    bh_result_view view;
+    const bh_rv_run_info *run = &view.run;
     size_t count[4] = {0};
     char t[64];
+    double dur;
 
-    bh_report_rows_load(doc, &rows);
-    for (size_t i = 0; i < rows.n; i++)
-        count[classify(&rows.v[i])]++;
+    bh_result_view_load(doc, &view);
+    dur = run->duration_s;
+    for (size_t i = 0; i < view.n_cases; i++)
+        count[classify(&view.cases[i])]++;
     snprintf(t, sizeof(t), "%.3f", isfinite(dur) && dur >= 0 ? dur : 0.0);
     bh_strbuf_puts(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites");
     attr(out, "name", "bhost");
-    bh_strbuf_printf(out, " tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" time=\"%s\">\n", rows.n,
-                     count[FAILURE], count[ERROR], t);
+    bh_strbuf_printf(out, " tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" time=\"%s\">\n",
+                     view.n_cases, count[FAILURE], count[ERROR], t);
     bh_strbuf_puts(out, "  <testsuite");
-    attr(out, "name", name);
+    attr(out, "name", bh_report_str_or(run->config_name, "bhost"));
     bh_strbuf_printf(out,
                      " tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" "
                      "time=\"%s\"",
-                     rows.n, count[FAILURE], count[ERROR], count[SKIPPED], t);
-    attr(out, "timestamp", bh_report_str(run, "started_at", ""));
-    attr(out, "hostname", bh_report_str(sys, "hostname", ""));
+                     view.n_cases, count[FAILURE], count[ERROR], count[SKIPPED], t);
+    attr(out, "timestamp", bh_report_str_or(run->started_at, ""));
+    attr(out, "hostname", bh_report_str_or(view.system.hostname, ""));
     bh_strbuf_puts(out, ">\n    <properties>\n");
-    property(out, "config", bh_report_str(cfg, "path", ""));
-    property(out, "config_hash", bh_report_str(cfg, "hash", ""));
-    property(out, "bhost_version", bh_report_str(run, "host_version", ""));
-    property(out, "seed", bh_report_str(run, "seed", ""));
-    property(out, "complete",
-             cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(run, "complete")) ? "false" : "true");
+    property(out, "config", bh_report_str_or(run->config_path, ""));
+    property(out, "config_hash", bh_report_str_or(run->config_hash, ""));
+    property(out, "bhost_version", bh_report_str_or(run->host_version, ""));
+    property(out, "seed", bh_report_str_or(run->seed, ""));
+    property(out, "complete", run->complete == 0 ? "false" : "true");
     bh_strbuf_puts(out, "    </properties>\n");
-    for (size_t i = 0; i < rows.n; i++)
-        testcase(out, &rows.v[i]);
+    for (size_t i = 0; i < view.n_cases; i++)
+        testcase(out, &view.cases[i]);
     bh_strbuf_puts(out, "  </testsuite>\n</testsuites>\n");
-    bh_report_rows_free(&rows);
+    bh_result_view_free(&view);
 }

@@ -7,7 +7,7 @@
 #include "report.h"
 
 #include "bh_mem.h"
-#include "report_case.h"
+#include "result_view.h"
 #include "report_text.h"
 #include "units.h"
 
@@ -27,7 +27,7 @@ static void cell(bh_strbuf *b, const char *s)
 /* Sort key for the change sections: rank, then |change| descending, then
  * document order. */
 typedef struct ranked {
-    const bh_report_row *r;
+    const bh_rv_case *r;
     int rank;
     double mag;
     size_t pos;
@@ -46,14 +46,14 @@ static int cmp_ranked(const void *a, const void *b)
 }
 
 /* Rows whose verdict rank is in [lo, hi], sorted; *n gets their count. */
-static ranked *select_rows(const bh_report_rows *rows, int lo, int hi, size_t *n)
+static ranked *select_rows(const bh_result_view *view, int lo, int hi, size_t *n)
 {
-    ranked *v = bh_xcalloc(rows->n + 1, sizeof(ranked));
+    ranked *v = bh_xcalloc(view->n_cases + 1, sizeof(ranked));
 
     *n = 0;
-    for (size_t i = 0; i < rows->n; i++) {
-        const bh_report_row *r = &rows->v[i];
-        int rank = bh_report_verdict_rank(r->verdict, r->severity);
+    for (size_t i = 0; i < view->n_cases; i++) {
+        const bh_rv_case *r = &view->cases[i];
+        int rank = bh_rv_verdict_rank(r->verdict, r->severity);
 
         if (rank < lo || rank > hi)
             continue;
@@ -78,8 +78,8 @@ static void change_table(bh_strbuf *b, const ranked *v, size_t n, int with_sever
         bh_strbuf_puts(b, "---|");
     bh_strbuf_puts(b, "\n");
     for (size_t i = 0; i < n; i++) {
-        const bh_report_row *r = v[i].r;
-        const bh_report_change *ch = r->head;
+        const bh_rv_case *r = v[i].r;
+        const bh_rv_change *ch = r->head;
         char c[32] = "-", lo[32] = "-", hi[32] = "-", ci[80] = "-", q[32] = "-";
         char bv[48] = "-", cv[48] = "-";
 
@@ -108,24 +108,24 @@ static void change_table(bh_strbuf *b, const ranked *v, size_t n, int with_sever
 }
 
 /* The section of cases that did not end ok (nothing when all did). */
-static void failures(bh_strbuf *b, const bh_report_rows *rows)
+static void failures(bh_strbuf *b, const bh_result_view *view)
 {
     size_t n = 0;
 
-    for (size_t i = 0; i < rows->n; i++)
-        n += !rows->v[i].ok;
+    for (size_t i = 0; i < view->n_cases; i++)
+        n += !view->cases[i].ok;
     if (n == 0)
         return;
     bh_strbuf_printf(b, "### Not ok (%zu)\n\n| case | status | message |\n|---|---|---|\n", n);
-    for (size_t i = 0; i < rows->n; i++) {
-        const bh_report_row *r = &rows->v[i];
+    for (size_t i = 0; i < view->n_cases; i++) {
+        const bh_rv_case *r = &view->cases[i];
 
         if (r->ok)
             continue;
         bh_strbuf_puts(b, "|");
         cell(b, r->id);
-        bh_strbuf_printf(b, " %s%s%s |", bh_report_status_failed(r->status) ? "**" : "",
-                         r->status, bh_report_status_failed(r->status) ? "**" : "");
+        bh_strbuf_printf(b, " %s%s%s |", bh_rv_status_failed(r->status) ? "**" : "",
+                         r->status, bh_rv_status_failed(r->status) ? "**" : "");
         cell(b, r->message);
         bh_strbuf_puts(b, "\n");
     }
@@ -133,23 +133,23 @@ static void failures(bh_strbuf *b, const bh_report_rows *rows)
 }
 
 /* Every case, collapsed in <details>. */
-static void full_table(bh_strbuf *b, const bh_report_rows *rows)
+static void full_table(bh_strbuf *b, const bh_result_view *view)
 {
-    bh_strbuf_printf(b, "<details><summary>All %zu cases</summary>\n\n", rows->n);
+    bh_strbuf_printf(b, "<details><summary>All %zu cases</summary>\n\n", view->n_cases);
     bh_strbuf_puts(b, "| case | status | median | 99% CI | CV | throughput | verdict |\n"
                       "|---|---|--:|---|--:|--:|---|\n");
-    for (size_t i = 0; i < rows->n; i++) {
-        const bh_report_row *r = &rows->v[i];
+    for (size_t i = 0; i < view->n_cases; i++) {
+        const bh_rv_case *r = &view->cases[i];
         char med[32] = "-", lo[32], hi[32], ci[80] = "-", cv[32] = "-", tp[48] = "-";
         char vt[96] = "";
 
-        if (r->has_summary) {
-            bh_fmt_time(r->median, med, sizeof(med));
-            bh_fmt_time(r->lo, lo, sizeof(lo));
-            bh_fmt_time(r->hi, hi, sizeof(hi));
-            if (isfinite(r->lo) && isfinite(r->hi))
+        if (r->summary.present) {
+            bh_fmt_time(r->summary.median, med, sizeof(med));
+            bh_fmt_time(r->summary.median_ci_lo, lo, sizeof(lo));
+            bh_fmt_time(r->summary.median_ci_hi, hi, sizeof(hi));
+            if (isfinite(r->summary.median_ci_lo) && isfinite(r->summary.median_ci_hi))
                 snprintf(ci, sizeof(ci), "[%s, %s]", lo, hi);
-            bh_fmt_pct(r->cv, cv, sizeof(cv));
+            bh_fmt_pct(r->summary.spread_cv, cv, sizeof(cv));
             if (isfinite(r->rate))
                 bh_fmt_rate(r->rate, r->rate_unit, tp, sizeof(tp));
         }
@@ -179,36 +179,32 @@ static void full_table(bh_strbuf *b, const bh_report_rows *rows)
 }
 
 /* "smoke: 5 cases, 1 regressed (1 critical), 2 improved, 1 failed" */
-static void headline(bh_strbuf *b, const cJSON *doc, const bh_report_rows *rows, size_t n_reg,
-                     size_t n_crit, size_t n_imp)
+static void headline(bh_strbuf *b, const bh_result_view *view, size_t n_reg, size_t n_crit,
+                     size_t n_imp)
 {
-    const cJSON *run = cJSON_GetObjectItemCaseSensitive(doc, "run");
-    const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(run, "config");
-    const cJSON *cmp = cJSON_GetObjectItemCaseSensitive(doc, "comparison");
     size_t bad = 0;
 
-    for (size_t i = 0; i < rows->n; i++)
-        bad += bh_report_status_failed(rows->v[i].status);
+    for (size_t i = 0; i < view->n_cases; i++)
+        bad += bh_rv_status_failed(view->cases[i].status);
     bh_strbuf_puts(b, "## bhost: ");
-    bh_report_md_escape(b, bh_report_str(cfg, "name", "result"));
-    bh_strbuf_printf(b, " \xe2\x80\x94 %zu cases", rows->n);
-    if (rows->n_verdicts)
+    bh_report_md_escape(b, bh_report_str_or(view->run.config_name, "result"));
+    bh_strbuf_printf(b, " \xe2\x80\x94 %zu cases", view->n_cases);
+    if (view->n_verdicts)
         bh_strbuf_printf(b, ", %zu regressed (%zu critical), %zu improved", n_reg, n_crit, n_imp);
     if (bad)
         bh_strbuf_printf(b, ", %zu failed", bad);
     bh_strbuf_puts(b, "\n\n");
     bh_strbuf_puts(b, "config `");
-    bh_report_md_escape(b, bh_report_str(cfg, "path", ""));
+    bh_report_md_escape(b, bh_report_str_or(view->run.config_path, ""));
     bh_strbuf_puts(b, "` \xc2\xb7 ");
-    bh_report_md_escape(b, bh_report_str(run, "started_at", ""));
+    bh_report_md_escape(b, bh_report_str_or(view->run.started_at, ""));
     bh_strbuf_puts(b, " \xc2\xb7 host ");
-    bh_report_md_escape(b, bh_report_str(cJSON_GetObjectItemCaseSensitive(doc, "system"),
-                                         "hostname", "?"));
+    bh_report_md_escape(b, bh_report_str_or(view->system.hostname, "?"));
     bh_strbuf_puts(b, " \xc2\xb7 bhost ");
-    bh_report_md_escape(b, bh_report_str(run, "host_version", "?"));
-    if (cJSON_IsObject(cmp)) {
+    bh_report_md_escape(b, bh_report_str_or(view->run.host_version, "?"));
+    if (view->comparison.json) {
         bh_strbuf_puts(b, " \xc2\xb7 baseline ");
-        bh_report_md_escape(b, bh_report_str(cmp, "baseline", "?"));
+        bh_report_md_escape(b, bh_report_str_or(view->comparison.baseline, "?"));
     }
     bh_strbuf_puts(b, "\n\n");
 }
@@ -216,17 +212,17 @@ static void headline(bh_strbuf *b, const cJSON *doc, const bh_report_rows *rows,
 /* See report.h: the Markdown summary of doc, appended to out. */
 void bh_report_markdown(const cJSON *doc, bh_strbuf *out)
 {
-    bh_report_rows rows;
+    bh_result_view view;
     size_t n_reg, n_imp, n_crit = 0;
     ranked *reg, *imp;
 
-    bh_report_rows_load(doc, &rows);
-    reg = select_rows(&rows, 0, 2, &n_reg);
-    imp = select_rows(&rows, 3, 3, &n_imp);
+    bh_result_view_load(doc, &view);
+    reg = select_rows(&view, 0, 2, &n_reg);
+    imp = select_rows(&view, 3, 3, &n_imp);
     for (size_t i = 0; i < n_reg; i++)
         n_crit += reg[i].rank == 0;
-    headline(out, doc, &rows, n_reg, n_crit, n_imp);
-    if (rows.n_verdicts == 0) {
+    headline(out, &view, n_reg, n_crit, n_imp);
+    if (view.n_verdicts == 0) {
         bh_strbuf_puts(out, "No baseline comparison in this result.\n\n");
     } else {
         bh_strbuf_printf(out, "### Regressions (%zu)\n\n", n_reg);
@@ -240,9 +236,9 @@ void bh_report_markdown(const cJSON *doc, bh_strbuf *out)
         else
             bh_strbuf_puts(out, "None.\n\n");
     }
-    failures(out, &rows);
-    full_table(out, &rows);
+    failures(out, &view);
+    full_table(out, &view);
     free(reg);
     free(imp);
-    bh_report_rows_free(&rows);
+    bh_result_view_free(&view);
 }

@@ -4,6 +4,7 @@
 #include "report.h"
 
 #include "bh_mem.h"
+#include "result_view.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -31,11 +32,7 @@ static int in_doc(const char *case_id, void *ctx)
 int bh_report_history_load(const char *root, const cJSON *doc, bh_report_history *h,
                            bh_error *e)
 {
-    const cJSON *cases = cJSON_GetObjectItemCaseSensitive(doc, "cases");
-    const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(
-        cJSON_GetObjectItemCaseSensitive(doc, "run"), "config");
-    const cJSON *name = cJSON_GetObjectItemCaseSensitive(cfg, "name");
-    const cJSON *c;
+    bh_result_view view;
     id_set ids = {NULL, 0};
     bh_history_filter filter;
     bh_history_analysis_opts ao;
@@ -43,18 +40,15 @@ int bh_report_history_load(const char *root, const cJSON *doc, bh_report_history
 
     memset(h, 0, sizeof(*h));
     h->root = bh_xstrdup(root);
-    ids.ids = bh_xcalloc((size_t)cJSON_GetArraySize(cases) + 1, sizeof(char *));
-    cJSON_ArrayForEach(c, cases) {
-        const cJSON *id = cJSON_GetObjectItemCaseSensitive(c, "id");
-
-        if (cJSON_IsString(id))
-            ids.ids[ids.n++] = id->valuestring;
-    }
+    bh_result_view_load(doc, &view);
+    ids.ids = bh_xcalloc(view.n_cases + 1, sizeof(char *));
+    for (size_t i = 0; i < view.n_cases; i++)
+        ids.ids[ids.n++] = view.cases[i].id;
     qsort(ids.ids, ids.n, sizeof(char *), cmp_str);
     memset(&filter, 0, sizeof(filter));
     filter.match = in_doc;
     filter.match_ctx = &ids;
-    filter.config = cJSON_IsString(name) ? name->valuestring : NULL;
+    filter.config = view.run.config_name;
     rc = bh_history_load(root, &filter, &h->set, e);
     if (rc == 0) {
         bh_history_analysis_opts_default(&ao);
@@ -62,6 +56,7 @@ int bh_report_history_load(const char *root, const cJSON *doc, bh_report_history
             rc = bh_error_set(e, "%s: the history analysis failed", root);
     }
     free(ids.ids);
+    bh_result_view_free(&view);
     return rc;
 }
 

@@ -13,7 +13,7 @@
 #include "bh_mem.h"
 #include "console.h"
 #include "report.h"
-#include "report_case.h"
+#include "result_view.h"
 #include "report_text.h"
 #include "result_read.h"
 #include "units.h"
@@ -232,20 +232,20 @@ static char *render(bh_report_format f, const cJSON *doc)
     return bh_strbuf_detach(&b);
 }
 
-/* ---- rows ------------------------------------------------------------- */
+/* ---- the view of the fixture, as the formats read it ------------------ */
 
 static void test_rows(void **state)
 {
     cJSON *doc = load_fixture();
-    bh_report_rows rows;
-    const bh_report_row *r;
+    bh_result_view v;
+    const bh_rv_case *r;
 
     (void)state;
-    bh_report_rows_load(doc, &rows);
-    assert_int_equal(rows.n, 5);
-    assert_int_equal(rows.n_verdicts, 3);
-    assert_int_equal(rows.n_roofline, 1);
-    r = &rows.v[0];
+    bh_result_view_load(doc, &v);
+    assert_int_equal(v.n_cases, 5);
+    assert_int_equal(v.n_verdicts, 3);
+    assert_int_equal(v.n_roofline, 1);
+    r = &v.cases[0];
     assert_string_equal(r->group, "fx/memcpy");
     assert_string_equal(r->rest, "[bytes=1]@cpu:0");
     assert_string_equal(r->op, "fx/memcpy[bytes=1]");
@@ -256,22 +256,22 @@ static void test_rows(void **state)
     assert_string_equal(r->rate_unit, "B/s");
     assert_true(fabs(r->wall_s - 1.5) < 1e-12);
     /* a flat verdict object */
-    r = &rows.v[1];
+    r = &v.cases[1];
     assert_string_equal(r->verdict, "improved");
     assert_true(r->head && r->head->lo == -0.25 && r->head->hi == -0.15);
     /* the headline comes from the metric with the headline verdict */
-    r = &rows.v[4];
+    r = &v.cases[4];
     assert_string_equal(r->head->metric, "tokens_per_s");
     assert_true(r->head->higher_better);
     assert_string_equal(r->rate_unit, "tokens/s");
     assert_true(r->rate == 1100);
     assert_string_equal(r->at, "");
     assert_string_equal(r->op, r->id);
-    assert_false(rows.v[2].has_summary);
-    assert_int_equal(bh_report_verdict_rank("regressed", "critical"), 0);
-    assert_int_equal(bh_report_verdict_rank("improved", NULL), 3);
-    assert_int_equal(bh_report_verdict_rank(NULL, NULL), 9);
-    bh_report_rows_free(&rows);
+    assert_false(v.cases[2].summary.present);
+    assert_int_equal(bh_rv_verdict_rank("regressed", "critical"), 0);
+    assert_int_equal(bh_rv_verdict_rank("improved", NULL), 3);
+    assert_int_equal(bh_rv_verdict_rank(NULL, NULL), 9);
+    bh_result_view_free(&v);
     cJSON_Delete(doc);
 }
 
