@@ -3,8 +3,8 @@
  * bh_plugin.h -- the scaffolding every in-tree benchmark plugin shares:
  * the entry point and benchmark factory (BH_PLUGIN_FACTORY and
  * BH_PLUGIN_ENTRY), a benchmark list built at init, the failure helper and
- * typed parameter readers, metrics by kind, parameter descriptor macros
- * and the CPU count.
+ * typed parameter readers, metrics by kind, the work profile, parameter
+ * descriptor macros and the CPU count.
  * Linked statically into each plugin (bh_plugin_dep); nothing here is
  * exported from the shared object.
  *
@@ -193,6 +193,16 @@ bhost_status bh_plugin_metric_info(bhost_host *h, const char *name, const char *
  * on a 1.0 host. [instance] */
 bhost_status bh_plugin_metric_error(bhost_host *h, const char *name, const char *unit,
                                     double value, double limit);
+
+/* Fills the work profile the host handed to work_profile() (its
+ * struct_size is the host's: members past it are left alone): access,
+ * compute, threads (the count the work runs on, 0 unknown) and
+ * working_set_bytes (bytes the work touches per iteration, rounded down;
+ * 0, unknown, when below 1 or not finite). BHOST_E_INVALID when out is
+ * NULL, else BHOST_OK. [instance] */
+bhost_status bh_plugin_profile(bhost_work_profile *out, bhost_access access,
+                               bhost_compute compute, unsigned threads,
+                               double working_set_bytes);
 
 /* Threads this process may use: BHOST_CPU_THREADS when set to 1..256, else
  * the CPUs in its affinity mask (1..256). [any-thread] */

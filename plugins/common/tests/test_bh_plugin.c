@@ -278,6 +278,32 @@ static void test_metrics(void)
     bh_plugin_unbind();
 }
 
+/* Every member within the host's struct_size filled, none past it, the
+ * working set rounded down and 0 when unknown. */
+static void test_profile(void)
+{
+    bhost_work_profile p;
+
+    memset(&p, 0xAB, sizeof(p));
+    p.struct_size = sizeof(p);
+    check(bh_plugin_profile(&p, BHOST_ACCESS_READ_WRITE, BHOST_COMPUTE_F64, 2, 24576.9) ==
+                  BHOST_OK &&
+              p.access == BHOST_ACCESS_READ_WRITE && p.compute == BHOST_COMPUTE_F64 &&
+              p.threads == 2 && p.working_set_bytes == 24576,
+          "profile filled");
+    check(bh_plugin_profile(&p, BHOST_ACCESS_READ, BHOST_COMPUTE_NONE, 1, -1.0) == BHOST_OK &&
+              p.working_set_bytes == 0,
+          "profile unknown working set");
+    memset(&p, 0xAB, sizeof(p));
+    p.struct_size = (uint32_t)offsetof(bhost_work_profile, threads);
+    bh_plugin_profile(&p, BHOST_ACCESS_WRITE, BHOST_COMPUTE_INT8, 3, 100);
+    check(p.access == BHOST_ACCESS_WRITE && p.compute == BHOST_COMPUTE_INT8 &&
+              p.threads == 0xABABABABu && p.working_set_bytes == UINT64_C(0xABABABABABABABAB),
+          "profile stops at struct_size");
+    check(bh_plugin_profile(NULL, BHOST_ACCESS_READ, BHOST_COMPUTE_F32, 1, 1) == BHOST_E_INVALID,
+          "profile NULL");
+}
+
 int main(void)
 {
     test_rng();
@@ -285,6 +311,7 @@ int main(void)
     test_entry();
     test_params();
     test_metrics();
+    test_profile();
     if (failures == 0)
         printf("ok\n");
     return failures == 0 ? 0 : 1;
