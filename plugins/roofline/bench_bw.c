@@ -327,14 +327,11 @@ static double BHOST_ABI bw_bytes(void *inst)
 static bhost_status BHOST_ABI bw_profile(void *inst, bhost_work_profile *out)
 {
     const bw_inst *b = inst;
+    bhost_access access = b->access == ACCESS_READ    ? BHOST_ACCESS_READ
+                          : b->access == ACCESS_WRITE ? BHOST_ACCESS_WRITE
+                                                      : BHOST_ACCESS_READ_WRITE;
 
-    out->access = b->access == ACCESS_READ    ? BHOST_ACCESS_READ
-                  : b->access == ACCESS_WRITE ? BHOST_ACCESS_WRITE
-                                              : BHOST_ACCESS_READ_WRITE;
-    out->compute = BHOST_COMPUTE_NONE;
-    out->threads = b->threads;
-    out->working_set_bytes = b->ws;
-    return BHOST_OK;
+    return bh_plugin_profile(out, access, BHOST_COMPUTE_NONE, b->threads, (double)b->ws);
 }
 
 const bhost_bench_desc bh_roof_bw = {

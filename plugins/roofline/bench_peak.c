@@ -156,11 +156,7 @@ static bhost_status BHOST_ABI peak_profile(void *inst, bhost_work_profile *out)
                                                            BHOST_COMPUTE_INT8};
     const peak_inst *p = inst;
 
-    out->access = BHOST_ACCESS_UNKNOWN;
-    out->compute = classes[p->type];
-    out->threads = p->threads;
-    out->working_set_bytes = 0;
-    return BHOST_OK;
+    return bh_plugin_profile(out, BHOST_ACCESS_UNKNOWN, classes[p->type], p->threads, 0);
 }
 
 const bhost_bench_desc bh_roof_peak = {
