@@ -9,6 +9,7 @@
 #include "bh_mem.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,14 +51,27 @@ int bh_result_check_writable(const char *path, bh_error *e)
     bh_error inner = {""};
     int fd = -1, rc = 0;
 
-    if (bh_mkdir_p(dir, &inner) != 0)
+    if (bh_mkdir_p(dir, &inner) != 0) {
         rc = bh_error_set(e, "cannot write results into %s: %s", dir, inner.msg);
-    else if ((fd = mkstemp(probe)) < 0)
-        rc = bh_error_set(e, "cannot write results into %s: %s", dir, strerror(errno));
-    if (fd >= 0) {
-        close(fd);
-        unlink(probe);
+    } else {
+        /* an unnamed file first: nothing can be left behind, even when the
+         * run is killed here; a named one, unlinked at once, where the
+         * file system has no O_TMPFILE */
+#ifdef O_TMPFILE
+        fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+        if (fd < 0 && errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
+            rc = bh_error_set(e, "cannot write results into %s: %s", dir, strerror(errno));
+#endif
+        if (fd < 0 && rc == 0) {
+            fd = mkstemp(probe);
+            if (fd >= 0)
+                unlink(probe);
+            else
+                rc = bh_error_set(e, "cannot write results into %s: %s", dir, strerror(errno));
+        }
     }
+    if (fd >= 0)
+        close(fd);
     free(probe);
     free(dir);
     free(copy);
