@@ -1,6 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
  * bench_cpu.c -- the host-only selftest benchmarks: noop, spin and memcpy.
+ *
+ * Counting: noop and spin declare no bytes and no FLOPs (spin's items are
+ * its 'work' steps of integer xorshift); memcpy moves 2 x bytes per
+ * iteration (bytes read from src plus bytes written to dst; no
+ * write-allocate traffic), the whole of both buffers. Work profiles: noop
+ * and spin touch nothing worth a ceiling (working set 0, compute none);
+ * memcpy is a read-write stream of 2 x bytes on one thread. noop is not a
+ * ceiling: as the per-call floor it would mark every host case
+ * latency-bound.
  */
 #include "selftest.h"
 
@@ -73,6 +82,14 @@ static void BHOST_ABI noop_destroy(void *inst)
     bh_selftest_api->free(n->h, n);
 }
 
+/* No memory stream and no arithmetic of a ceiling's class, one thread
+ * (noop and spin). [instance] */
+static bhost_status BHOST_ABI nothing_profile(void *inst, bhost_work_profile *out)
+{
+    (void)inst;
+    return bh_plugin_profile(out, BHOST_ACCESS_UNKNOWN, BHOST_COMPUTE_NONE, 1, 0);
+}
+
 const bhost_bench_desc bh_selftest_noop = {
     .struct_size = sizeof(bhost_bench_desc),
     .id = "noop",
@@ -82,6 +99,7 @@ const bhost_bench_desc bh_selftest_noop = {
     .run = noop_run,
     .verify = noop_verify,
     .destroy = noop_destroy,
+    .work_profile = nothing_profile,
 };
 
 /* ---- spin: a calibrated, dependent integer recurrence -------------------- */
@@ -224,6 +242,7 @@ const bhost_bench_desc bh_selftest_spin = {
     .verify = spin_verify,
     .destroy = spin_destroy,
     .items_per_iter = spin_items,
+    .work_profile = nothing_profile,
 };
 
 /* ---- memcpy: host memory bandwidth ---------------------------------------- */
@@ -356,6 +375,14 @@ static double BHOST_ABI mcpy_bytes(void *inst)
     return 2.0 * (double)((const struct mcpy *)inst)->bytes;
 }
 
+/* A read-write stream over both buffers (2 x bytes) on one thread.
+ * [instance] */
+static bhost_status BHOST_ABI mcpy_profile(void *inst, bhost_work_profile *out)
+{
+    return bh_plugin_profile(out, BHOST_ACCESS_READ_WRITE, BHOST_COMPUTE_NONE, 1,
+                             mcpy_bytes(inst));
+}
+
 const bhost_bench_desc bh_selftest_memcpy = {
     .struct_size = sizeof(bhost_bench_desc),
     .id = "memcpy",
@@ -368,4 +395,5 @@ const bhost_bench_desc bh_selftest_memcpy = {
     .verify = mcpy_verify,
     .destroy = mcpy_destroy,
     .bytes_per_iter = mcpy_bytes,
+    .work_profile = mcpy_profile,
 };

@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * bench_device.c -- device_copy: device-to-device copies through a backend.
+ *
+ * Counting: 2 x bytes per iteration (the source read and the destination
+ * written on the device, as CUDA's bandwidthTest counts). Work profile: a
+ * read-write stream over both buffers, no arithmetic, threads unknown
+ * (the backend's), so the host holds it against its device's own copy
+ * ceiling.
  */
 #include "selftest.h"
 
@@ -180,6 +186,14 @@ static double BHOST_ABI dcopy_bytes(void *inst)
     return 2.0 * (double)((const struct dcopy *)inst)->bytes;
 }
 
+/* A read-write stream over both device buffers; the backend's threads.
+ * [instance] */
+static bhost_status BHOST_ABI dcopy_profile(void *inst, bhost_work_profile *out)
+{
+    return bh_plugin_profile(out, BHOST_ACCESS_READ_WRITE, BHOST_COMPUTE_NONE, 0,
+                             dcopy_bytes(inst));
+}
+
 const bhost_bench_desc bh_selftest_device_copy = {
     .struct_size = sizeof(bhost_bench_desc),
     .flags = BHOST_BENCH_NEEDS_DEVICE,
@@ -194,4 +208,5 @@ const bhost_bench_desc bh_selftest_device_copy = {
     .verify = dcopy_verify,
     .destroy = dcopy_destroy,
     .bytes_per_iter = dcopy_bytes,
+    .work_profile = dcopy_profile,
 };
