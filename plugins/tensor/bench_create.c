@@ -6,7 +6,8 @@
  *
  * Counting: bytes = n * sizeof(dtype) written; items = n; no FLOP count
  * (rand's hashing is integer work, randn's transcendental work is not
- * what these measure).
+ * what these measure). Work profile: a write stream of the counted bytes,
+ * no arithmetic class.
  */
 #include "tp_bench.h"
 
@@ -91,6 +92,8 @@ static bhost_status make(bhost_host *h, int kind, void **out)
     c->seed = bh_tensor_api->seed(h);
     c->base.items = (double)n;
     c->base.bytes = (double)n * (double)tk_dtype_size(c->dtype);
+    c->base.access = BHOST_ACCESS_WRITE;
+    c->base.compute = BHOST_COMPUTE_NONE;
     *out = c;
     return BHOST_OK;
 }

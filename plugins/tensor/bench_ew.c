@@ -9,7 +9,8 @@
  * Counting: bytes = (inputs + 1) * n * sizeof(dtype); FLOP per element:
  * add, sub, mul, div, relu, sqrt, exp, log, tanh 1; fma 2; sigmoid 3
  * (exp, add, divide); gelu 7 (x^2, multiply-add, multiply, exp, add,
- * divide); items = n.
+ * divide); items = n. Work profile: read-write, f32 or f64 by dtype, the
+ * counted bytes.
  */
 #include "tp_bench.h"
 
@@ -105,6 +106,8 @@ static bhost_status ew_create(bhost_host *h, tk_op op, void **out)
     e->base.items = (double)n;
     e->base.flops = (double)n * op_flops(op);
     e->base.bytes = (double)n * (double)tk_dtype_size(e->dtype) * (e->arity + 1);
+    e->base.access = BHOST_ACCESS_READ_WRITE;
+    e->base.compute = e->dtype == TK_F64 ? BHOST_COMPUTE_F64 : BHOST_COMPUTE_F32;
     *out = e;
     return BHOST_OK;
 }

@@ -11,6 +11,7 @@
  * size, except: slice counts the cache lines its strided reads touch
  * (whole rows when step * size < 64 B), gather adds its 8-byte indices,
  * reshape view moves nothing (0 bytes, 1 item). items = elements written.
+ * Work profile: read-write, no arithmetic class, the counted bytes.
  */
 #include "tp_bench.h"
 

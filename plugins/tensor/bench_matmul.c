@@ -7,7 +7,10 @@
  * batch independent products (separate buffers) per iteration.
  *
  * Counting: FLOP = 2 m n k batch; bytes = batch (m k + k n) sizeof(in) +
- * batch m n sizeof(out) (each matrix touched once); items = batch.
+ * batch m n sizeof(out) (each matrix touched once); items = batch. Work
+ * profile: read-write, the class of the input type (f32, f64, bf16, f16:
+ * the multiplications are of that type), the counted bytes, threads
+ * unknown (the backend's).
  */
 #include "tp.h"
 
@@ -115,6 +118,11 @@ static bhost_status BHOST_ABI mm_create(bhost_host *h, const bhost_backend *be,
                          (double)d->es_in +
                      (double)d->m * (double)d->n * (double)d->es_out);
     d->base.items = (double)d->batch;
+    d->base.access = BHOST_ACCESS_READ_WRITE;
+    d->base.compute = d->dtype == TK_F64    ? BHOST_COMPUTE_F64
+                      : d->dtype == TK_BF16 ? BHOST_COMPUTE_BF16
+                      : d->dtype == TK_F16  ? BHOST_COMPUTE_F16
+                                            : BHOST_COMPUTE_F32;
     *out = d;
     return BHOST_OK;
 }
@@ -267,4 +275,5 @@ const bhost_bench_desc bh_tensor_matmul = {
     .flops_per_iter = bh_tensor_flops,
     .bytes_per_iter = bh_tensor_bytes,
     .items_per_iter = bh_tensor_items,
+    .work_profile = bh_tensor_profile,
 };

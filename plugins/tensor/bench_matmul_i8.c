@@ -9,7 +9,10 @@
  *
  * Counting: flops_per_iter counts integer multiply-adds as 2 operations:
  * 2 m n k. bytes: int8 m k + k n + int32 m n; quant.matmul: f32 x (4 m k),
- * int8 W (n k), f32 y (4 m n). items = m n.
+ * int8 W (n k), f32 y (4 m n). items = m n. The operations are int8
+ * multiply-adds (quant.matmul's too: x is quantized to int8 before the
+ * product), held against the int8 ceiling, never the f32 one. Work
+ * profile: read-write, int8, the counted bytes, the pool's threads.
  */
 #include "tp.h"
 
@@ -86,6 +89,8 @@ static bhost_status i8_create(bhost_host *h, int quant, void **out)
                           : (double)m * (double)k + (double)k * (double)n +
                                 4.0 * (double)m * (double)n;
     d->base.items = (double)m * (double)n;
+    d->base.access = BHOST_ACCESS_READ_WRITE;
+    d->base.compute = BHOST_COMPUTE_INT8;
     *out = d;
     return BHOST_OK;
 }
@@ -348,6 +353,7 @@ const bhost_bench_desc bh_tensor_matmul_int8 = {
     .flops_per_iter = bh_tensor_flops,
     .bytes_per_iter = bh_tensor_bytes,
     .items_per_iter = bh_tensor_items,
+    .work_profile = bh_tensor_profile,
 };
 
 const bhost_bench_desc bh_tensor_qmatmul = {
@@ -365,4 +371,5 @@ const bhost_bench_desc bh_tensor_qmatmul = {
     .flops_per_iter = bh_tensor_flops,
     .bytes_per_iter = bh_tensor_bytes,
     .items_per_iter = bh_tensor_items,
+    .work_profile = bh_tensor_profile,
 };

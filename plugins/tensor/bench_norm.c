@@ -9,7 +9,7 @@
  * compare, subtract, exp, sum, scale), log_softmax 5 (compare, subtract,
  * exp, sum, subtract), layernorm 8 (sum, subtract, square-add 2, subtract,
  * scale, gamma, beta), rmsnorm 4 (square-add 2, scale, gamma); items =
- * rows * cols.
+ * rows * cols. Work profile: read-write, f32, the counted bytes.
  */
 #include "tp_bench.h"
 
@@ -64,6 +64,8 @@ static bhost_status norm_create(bhost_host *h, int kind, void **out)
     d->cols = (size_t)cols;
     d->base.items = (double)rows * (double)cols;
     d->base.flops = d->base.items * flops[kind];
+    d->base.access = BHOST_ACCESS_READ_WRITE;
+    d->base.compute = BHOST_COMPUTE_F32;
     d->base.bytes = 8.0 * d->base.items +
                     4.0 * (double)cols * (kind == K_LAYERNORM ? 2 : kind == K_RMSNORM);
     *out = d;

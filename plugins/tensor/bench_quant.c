@@ -9,7 +9,10 @@
  * Counting (N = rows * cols): quantize reads 4N (per-tensor int8/int4: 8N,
  * the scale needs a first pass) and writes N (int8), N/2 (int4) or 2N
  * (f16, bf16) plus the scales; dequantize reads the packed form and the
- * scales and writes 4N. items = N.
+ * scales and writes 4N. items = N. Work profile: read-write, no
+ * arithmetic class (conversions), working set the f32 and packed arrays
+ * once (4N + packed: the first pass of per-tensor quantization reads the
+ * same 4N again).
  */
 #include "tp_bench.h"
 
@@ -119,6 +122,9 @@ static bhost_status quant_create(bhost_host *h, int dequant, void **out)
     d->base.bytes = dequant ? packed_b + 4.0 * n
                             : 4.0 * n * (d->format < F_F16 && !d->per_channel ? 2 : 1) +
                                   packed_b;
+    d->base.ws = 4.0 * n + packed_b;
+    d->base.access = BHOST_ACCESS_READ_WRITE;
+    d->base.compute = BHOST_COMPUTE_NONE;
     *out = d;
     return BHOST_OK;
 }

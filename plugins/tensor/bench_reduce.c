@@ -6,7 +6,9 @@
  *
  * Counting: bytes = 4 N read + the output (4 or 8 bytes per result);
  * FLOP per input element: sum, mean 1 (add), max, argmax 1 (compare),
- * var 4 (add for the mean, subtract, multiply, add); items = N.
+ * var 4 (add for the mean, subtract, multiply, add); items = N. Work
+ * profile: a read stream (the output is one value per reduced row), f32,
+ * the counted bytes.
  */
 #include "tp_bench.h"
 
@@ -93,6 +95,8 @@ static bhost_status red_create(bhost_host *h, tk_red_op op, void **out)
     }
     d->base.items = (double)d->total;
     d->base.flops = (double)d->total * (op == TK_RED_VAR ? 4 : 1);
+    d->base.access = BHOST_ACCESS_READ;
+    d->base.compute = BHOST_COMPUTE_F32;
     d->base.bytes = 4.0 * (double)d->total +
                     (double)(d->outer * d->inner) * (op == TK_RED_ARGMAX ? 8 : 4);
     *out = d;

@@ -4,7 +4,12 @@
  * OpenBLAS sgemm of n x n matrices on all threads (called directly, not
  * through a backend), reported as the metric roof.flops_per_s.
  *
- * Counting: 2 n^3 FLOP and 3 n^2 * 4 bytes per iteration.
+ * Counting: 2 n^3 FLOP per iteration, no bytes: it is a compute ceiling
+ * (BHOST_BENCH_CEILING), and a ceiling that declares bytes is taken as a
+ * bandwidth (plugin-api/README.md section 6.1); sgemm's 3 n^2 * 4 bytes
+ * are not what limits it. Work profile: f32 on its threads, read-write
+ * over the three matrices (3 n^2 * 4 bytes). It still reports
+ * roof.flops_per_s for readers older than ceilings.
  */
 #include "tp.h"
 
@@ -57,7 +62,9 @@ static bhost_status BHOST_ABI roof_create(bhost_host *h, const bhost_backend *be
     *inst = r;
     r->n = (size_t)n;
     r->base.flops = 2.0 * (double)n * (double)n * (double)n;
-    r->base.bytes = 3.0 * (double)n * (double)n * 4.0;
+    r->base.ws = 3.0 * (double)n * (double)n * 4.0;
+    r->base.access = BHOST_ACCESS_READ_WRITE;
+    r->base.compute = BHOST_COMPUTE_F32;
 #if defined(BH_TENSOR_HAVE_BLAS)
     openblas_set_num_threads((int)r->base.threads);
 #endif
@@ -141,6 +148,7 @@ static void BHOST_ABI roof_destroy(void *inst)
 
 const bhost_bench_desc bh_tensor_roof_compute = {
     .struct_size = sizeof(bhost_bench_desc),
+    .flags = BHOST_BENCH_CEILING,
     .id = "roof.compute",
     .summary = "Compute roof: OpenBLAS sgemm n^3 on all threads; metric "
                "roof.flops_per_s",
@@ -152,5 +160,5 @@ const bhost_bench_desc bh_tensor_roof_compute = {
     .verify = roof_verify,
     .destroy = roof_destroy,
     .flops_per_iter = bh_tensor_flops,
-    .bytes_per_iter = bh_tensor_bytes,
+    .work_profile = bh_tensor_profile,
 };

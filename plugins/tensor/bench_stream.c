@@ -5,7 +5,13 @@
  * reports its figure as the metric roof.bandwidth_bytes_per_s.
  *
  * Counting (STREAM's convention): copy and scale move 16 B per element,
- * add and triad 24 B; scale and add do 1 FLOP per element, triad 2.
+ * add and triad 24 B; scale and add do 1 FLOP per element, triad 2, copy
+ * none. Work profile: read-write over the arrays the kernel touches (the
+ * counted bytes), f64 (copy: no arithmetic), the pool's threads.
+ * roof.bandwidth is a ceiling (BHOST_BENCH_CEILING): its triad rate is the
+ * run's read-write bandwidth at the level of its working set (DRAM when
+ * the arrays exceed the caches, as the default is sized to); it still
+ * reports roof.bandwidth_bytes_per_s for readers older than ceilings.
  */
 #include "tp.h"
 
@@ -71,6 +77,8 @@ static bhost_status create_kind(bhost_host *h, tk_stream_kind kind, int roof,
     s->base.bytes = (double)n * 8.0 *
                     (kind == TK_STREAM_ADD || kind == TK_STREAM_TRIAD ? 3 : 2);
     s->base.flops = (double)n * (kind == TK_STREAM_TRIAD ? 2 : 1);
+    s->base.access = BHOST_ACCESS_READ_WRITE;
+    s->base.compute = kind == TK_STREAM_COPY ? BHOST_COMPUTE_NONE : BHOST_COMPUTE_F64;
     return BHOST_OK;
 }
 
@@ -198,6 +206,7 @@ static void BHOST_ABI stream_destroy(void *inst)
         .flops_per_iter = flopsfn,                                             \
         .bytes_per_iter = bh_tensor_bytes,                                     \
         .items_per_iter = bh_tensor_items,                                     \
+        .work_profile = bh_tensor_profile,                                     \
     }
 
 STREAM_DESC(copy_desc, "stream.copy", "STREAM copy c = a (f64, 16 B/elem)",
@@ -211,6 +220,7 @@ STREAM_DESC(triad_desc, "stream.triad", "STREAM triad a = b + s c (f64, 24 B/ele
 
 const bhost_bench_desc bh_tensor_roof_bandwidth = {
     .struct_size = sizeof(bhost_bench_desc),
+    .flags = BHOST_BENCH_CEILING,
     .id = "roof.bandwidth",
     .summary = "Bandwidth roof: STREAM triad at a DRAM size on all threads; "
                "metric roof.bandwidth_bytes_per_s",
@@ -224,6 +234,7 @@ const bhost_bench_desc bh_tensor_roof_bandwidth = {
     .flops_per_iter = bh_tensor_flops,
     .bytes_per_iter = bh_tensor_bytes,
     .items_per_iter = bh_tensor_items,
+    .work_profile = bh_tensor_profile,
 };
 
 const bhost_bench_desc *const bh_tensor_stream_benches[] = {

@@ -113,6 +113,8 @@ bhost_status bh_tensor_manip_params(bh_tensor_manip *m)
         return st;
     m->base.items = (double)m->out_elems;
     m->base.bytes = 2.0 * (double)m->out_elems * (double)m->es;
+    m->base.access = BHOST_ACCESS_READ_WRITE; /* bench_manip.c: the counting */
+    m->base.compute = BHOST_COMPUTE_NONE;
     if (m->kind == BH_MANIP_RESHAPE && m->view) {
         m->base.bytes = 0.0;
         m->base.items = 1.0;

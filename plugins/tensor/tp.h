@@ -13,6 +13,12 @@
  * arithmetic operations with an exp, log, tanh, sqrt or division counted as
  * one; comparisons of max/argmax count as one. Each bench file states its
  * own counts.
+ *
+ * Work profile (ABI 1.1, bh_tensor_profile): each family sets the access
+ * kind and compute class of its base; the working set is ws when set, else
+ * bytes (each counted byte is a distinct byte touched: the exceptions, a
+ * second pass over the same input, set ws); threads is the pool's count
+ * (0 for matmul, whose backend owns its threads).
  */
 #ifndef BH_TENSOR_TP_H
 #define BH_TENSOR_TP_H
@@ -34,6 +40,9 @@ typedef struct bh_tensor_base {
     unsigned threads;
     unsigned reserved;
     double flops, bytes, items;
+    double ws;             /* working set when it differs from bytes */
+    bhost_access access;   /* BHOST_ACCESS_* of the work */
+    bhost_compute compute; /* BHOST_COMPUTE_* of its arithmetic */
 } bh_tensor_base;
 
 /* Formats a message prefixed "tensor: ", hands it to set_error(h, ...) and
@@ -93,6 +102,10 @@ bhost_status bh_tensor_shape(bhost_host *h, const char *text, int *ndim,
 double BHOST_ABI bh_tensor_flops(void *inst);
 double BHOST_ABI bh_tensor_bytes(void *inst);
 double BHOST_ABI bh_tensor_items(void *inst);
+
+/* The work profile of a bh_tensor_base: its access, compute and threads,
+ * and ws (else bytes) as the working set. [instance] */
+bhost_status BHOST_ABI bh_tensor_profile(void *inst, bhost_work_profile *out);
 
 /* The roof benchmarks' record of run() calls (bh_rates_add and
  * bh_rates_median of plugins/common), kept to report their figure as a

@@ -15,7 +15,8 @@
  * descriptor "<group>.<name>" with summary sum, the parameters of the
  * array params_, the instance functions pre##_setup, _run, _verify and
  * _destroy, flops_per_iter flops (NULL: none counted) and bh_tensor_bytes,
- * bh_tensor_items. */
+ * bh_tensor_items and the work profile bh_tensor_profile (make sets the
+ * base's access and compute). */
 #define TP_BENCH(group, name, make, arg, params_, pre, flops, sum)                                \
     static bhost_status BHOST_ABI create_##name(bhost_host *h, const bhost_backend *be,          \
                                                 bhost_dev *dev, void **inst)                       \
@@ -38,6 +39,7 @@
         .flops_per_iter = flops,                                                                   \
         .bytes_per_iter = bh_tensor_bytes,                                                         \
         .items_per_iter = bh_tensor_items,                                                         \
+        .work_profile = bh_tensor_profile,                                                         \
     };
 
 #endif /* BH_TENSOR_TP_BENCH_H */

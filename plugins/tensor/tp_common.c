@@ -195,3 +195,11 @@ double BHOST_ABI bh_tensor_items(void *inst)
 {
     return ((const bh_tensor_base *)inst)->items;
 }
+
+bhost_status BHOST_ABI bh_tensor_profile(void *inst, bhost_work_profile *out)
+{
+    const bh_tensor_base *b = inst;
+
+    return bh_plugin_profile(out, b->access, b->compute, b->threads,
+                             b->ws > 0 ? b->ws : b->bytes);
+}
