@@ -7,6 +7,17 @@
  * from the same files, a fresh workspace, one line at a time (or the ids
  * of a reference file when ref_ids names one); verify() compares the digest
  * of the last run() against it.
+ *
+ * Counting: bytes_per_iter is the text a pass processes: the bytes of the
+ * corpus lines read (encode, batch, normalize: the line breaks between
+ * them are never read; latency: the mean message), the text
+ * bytes written (decode), none for load; no FLOPs. The 4-byte ids written
+ * or read and the vocabulary lookups are not counted (bytes/s stays the
+ * text throughput tokenizers are compared by), so a roofline fraction is
+ * a lower bound. items: tokens (encode, batch, decode), lines
+ * (normalize), calls (latency), loads (load). Work profile: read (decode:
+ * read-write), no compute class, 1 thread (batch: 'threads'), working set
+ * the text plus its ids (4 bytes per token) where tokens are counted.
  */
 #include "tokp.h"
 
@@ -287,7 +298,10 @@ static bhost_status BHOST_ABI tokp_setup(void *inst, bhost_stream *s)
         p->work_bytes = (double)p->ref_units;
         return BHOST_OK;
     }
-    p->work_bytes = (double)p->c.n;
+    /* the lines' bytes: the newlines between them are never handed over */
+    p->work_bytes = 0;
+    for (size_t i = 0; i < p->c.nlines; i++)
+        p->work_bytes += (double)p->c.lens[i];
     p->work_items = p->kind == K_NORMALIZE ? (double)p->c.nlines : (double)p->ref_units;
     return BHOST_OK;
 }
@@ -420,6 +434,20 @@ static double BHOST_ABI tokp_bytes(void *inst)
     return ((tokp_inst *)inst)->work_bytes;
 }
 
+/* The work profile of the counting note at the top. [instance] */
+static bhost_status BHOST_ABI tokp_profile(void *inst, bhost_work_profile *out)
+{
+    const tokp_inst *p = inst;
+    int tokens = p->kind == K_ENCODE || p->kind == K_BATCH || p->kind == K_DECODE;
+    bhost_access access = p->kind == K_LOAD     ? BHOST_ACCESS_UNKNOWN
+                          : p->kind == K_DECODE ? BHOST_ACCESS_READ_WRITE
+                                                : BHOST_ACCESS_READ;
+
+    return bh_plugin_profile(out, access, BHOST_COMPUTE_NONE,
+                             p->kind == K_BATCH ? (unsigned)p->threads : 1u,
+                             p->work_bytes + (tokens ? 4.0 * p->work_items : 0.0));
+}
+
 /* Tokens (or calls, loads, lines) per iteration. [instance] */
 static double BHOST_ABI tokp_items(void *inst)
 {
@@ -444,7 +472,8 @@ CREATE(c_normalize, K_NORMALIZE)
 #define DESC(var, id, sum, create, plist)                                      \
     const bhost_bench_desc var = {                                             \
         sizeof(bhost_bench_desc), 0, id, sum, plist, NPARAMS, 0, 0, create,    \
-        tokp_setup, tokp_run, tokp_verify, tokp_destroy, NULL, tokp_bytes, tokp_items, NULL}
+        tokp_setup, tokp_run, tokp_verify, tokp_destroy, NULL, tokp_bytes, tokp_items,       \
+        tokp_profile}
 DESC(bh_tokp_encode, "encode",
      "Encode a corpus line by line, one thread (items = tokens)", c_encode, params);
 DESC(bh_tokp_decode, "decode",
