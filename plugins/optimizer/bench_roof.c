@@ -8,6 +8,9 @@
  *
  * Counting (STREAM's convention): 24 B per element (read b and c, write
  * a; the write-allocate read of a is not counted), 2 FLOP per element.
+ * A ceiling (BHOST_BENCH_CEILING): its work profile (read-write, f64, its
+ * threads, the three arrays) places it at its working set's level; the
+ * metric stays for readers older than ceilings.
  */
 #include "op.h"
 
@@ -157,8 +160,16 @@ static double BHOST_ABI roof_flops(void *inst)
     return 2.0 * (double)((roof_inst *)inst)->n;
 }
 
+/* Read-write over the three arrays, f64, the pool's threads. [instance] */
+static bhost_status BHOST_ABI roof_profile(void *inst, bhost_work_profile *out)
+{
+    return bh_plugin_profile(out, BHOST_ACCESS_READ_WRITE, BHOST_COMPUTE_F64,
+                             ((roof_inst *)inst)->threads, roof_bytes(inst));
+}
+
 const bhost_bench_desc bh_optim_roof = {
     .struct_size = sizeof(bhost_bench_desc),
+    .flags = BHOST_BENCH_CEILING,
     .id = "roof.bandwidth",
     .summary = "Bandwidth roof: STREAM triad on all threads; metric "
                "roof.bandwidth_bytes_per_s",
@@ -171,4 +182,5 @@ const bhost_bench_desc bh_optim_roof = {
     .destroy = roof_destroy,
     .flops_per_iter = roof_flops,
     .bytes_per_iter = roof_bytes,
+    .work_profile = roof_profile,
 };

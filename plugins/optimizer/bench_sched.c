@@ -5,7 +5,8 @@
  * total_steps steps so that a long timing loop stays inside one training
  * run; verify() holds the running rate to the closed form.
  *
- * Counting: items_per_iter = 1 scheduler step.
+ * Counting: items_per_iter = 1 scheduler step; no bytes or FLOPs (a few
+ * scalar operations). Work profile: nothing a ceiling measures, 1 thread.
  */
 #include "op.h"
 
@@ -117,6 +118,13 @@ static double BHOST_ABI sched_items(void *inst)
     return 1.0;
 }
 
+/* No memory stream, no compute class, one thread. [instance] */
+static bhost_status BHOST_ABI sched_profile(void *inst, bhost_work_profile *out)
+{
+    (void)inst;
+    return bh_plugin_profile(out, BHOST_ACCESS_UNKNOWN, BHOST_COMPUTE_NONE, 1, 0);
+}
+
 const bhost_bench_desc bh_optim_schedule = {
     .struct_size = sizeof(bhost_bench_desc),
     .id = "schedule",
@@ -130,4 +138,5 @@ const bhost_bench_desc bh_optim_schedule = {
     .verify = sched_verify,
     .destroy = sched_destroy,
     .items_per_iter = sched_items,
+    .work_profile = sched_profile,
 };

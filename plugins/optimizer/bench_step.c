@@ -13,7 +13,11 @@
  * partition), cut into the model tensors it crosses. The metrics say what
  * actually ran: params_updated, shard_ranks, rank_memory_bytes.
  *
- * Counting: items_per_iter = parameters updated; bytes_per_iter as op.h.
+ * Counting: items_per_iter = parameters updated; bytes_per_iter as op.h
+ * (each stream read once and written once); no FLOPs. Work profile:
+ * read-write, f32 (mixed precision keeps f32 master weights and state),
+ * the pool's threads, working set every array the set allocated (master,
+ * grads, states, copies, micro-batch gradients).
  */
 #include "op.h"
 
@@ -313,6 +317,16 @@ static void BHOST_ABI step_destroy(void *inst)
     free(s);
 }
 
+/* See the counting note at the top (the set exists after setup).
+ * [instance] */
+static bhost_status BHOST_ABI step_profile(void *inst, bhost_work_profile *out)
+{
+    const step_inst *s = inst;
+
+    return bh_plugin_profile(out, BHOST_ACCESS_READ_WRITE, BHOST_COMPUTE_F32, s->threads,
+                             s->have_set ? s->set.bytes : 0.0);
+}
+
 /* Parameters updated per step. */
 static double BHOST_ABI step_items(void *inst)
 {
@@ -341,6 +355,7 @@ const bhost_bench_desc bh_optim_step = {
     .destroy = step_destroy,
     .bytes_per_iter = step_bytes,
     .items_per_iter = step_items,
+    .work_profile = step_profile,
 };
 
 const bhost_bench_desc bh_optim_zero = {
@@ -357,4 +372,5 @@ const bhost_bench_desc bh_optim_zero = {
     .destroy = step_destroy,
     .bytes_per_iter = step_bytes,
     .items_per_iter = step_items,
+    .work_profile = step_profile,
 };

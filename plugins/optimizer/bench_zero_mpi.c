@@ -12,7 +12,9 @@
  *
  * Counting: items_per_iter = parameters of the model updated per step
  * (all ranks together). Communication volumes are metrics, not
- * bytes_per_iter (they are not DRAM traffic).
+ * bytes_per_iter (they are not DRAM traffic). Work profile: read-write,
+ * f32, one thread per rank, working set unknown (spread over the ranks'
+ * processes).
  */
 #include "op.h"
 
@@ -440,6 +442,13 @@ static double BHOST_ABI mpi_items(void *inst)
     return (double)((mpi_inst *)inst)->params;
 }
 
+/* See the counting note at the top. [instance] */
+static bhost_status BHOST_ABI mpi_profile(void *inst, bhost_work_profile *out)
+{
+    return bh_plugin_profile(out, BHOST_ACCESS_READ_WRITE, BHOST_COMPUTE_F32,
+                             (unsigned)((mpi_inst *)inst)->np, 0);
+}
+
 const bhost_bench_desc bh_optim_zero_mpi = {
     .struct_size = sizeof(bhost_bench_desc),
     .id = "zero.mpi",
@@ -453,4 +462,5 @@ const bhost_bench_desc bh_optim_zero_mpi = {
     .verify = mpi_verify,
     .destroy = mpi_destroy,
     .items_per_iter = mpi_items,
+    .work_profile = mpi_profile,
 };
