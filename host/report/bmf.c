@@ -32,10 +32,12 @@ static void measure(cJSON *bench, const char *name, double v, double lo, double 
 }
 
 /* An extra metric: median of its run values, bounded by min and max (the
- * view keeps the values sorted). */
+ * view keeps the values sorted). Only performance metrics: BMF measures
+ * are tracked over time and thresholded, which informational values
+ * (threads, sizes) and errors held against a limit are not. */
 static void extra(cJSON *bench, const bh_rv_metric *m)
 {
-    if (m->n_values)
+    if (m->n_values && m->compared)
         measure(bench, m->name, m->median, m->values[0], m->values[m->n_values - 1]);
 }
 

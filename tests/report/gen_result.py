@@ -148,6 +148,8 @@ def make_case(rng, i, scale, runs, samples, status=None):
             "values": [1e9 / m * (1 + 0.01 * k) for k, m in enumerate(run_meds)]}
         c["metrics"]["accuracy"] = {"unit": "", "direction": "higher",
                                     "values": [0.75 + 0.001 * k for k in range(runs)]}
+        c["metrics"]["threads"] = {"unit": "", "direction": "lower", "kind": "informational",
+                                   "values": [2] * runs}
     c["verdict"] = None
     return c
 
