@@ -13,7 +13,11 @@
  * Counting: axpy z = a x + y: 2n flops, 12n bytes; dot: 2n, 8n; sgemm:
  * 2mnk, 4(mk + kn + mn); softmax (rows x cols = e): 5e flops (max, sub,
  * exp, add, scale), 8e bytes; qmatmul: 2mnk integer ops, mk + nk + 4(m +
- * n) + 4mn bytes. items = output elements.
+ * n) + 4mn bytes. items = output elements. Each operand is counted once
+ * per iteration (sgemm's re-reads of B stay in the caches at these sizes).
+ * The qmatmul operations are int8 multiply-adds, held against the int8
+ * ceiling. Work profile: one thread, the counted bytes, read for dot,
+ * read-write for the rest, f32 (qmatmul int8).
  */
 #include "ws.h"
 
@@ -509,6 +513,16 @@ static void BHOST_ABI k_destroy(void *inst)
 static double BHOST_ABI k_flops(void *inst) { return ((kinst *)inst)->flops; }
 static double BHOST_ABI k_bytes(void *inst) { return ((kinst *)inst)->bytes; }
 static double BHOST_ABI k_items(void *inst) { return ((kinst *)inst)->items; }
+
+/* See the counting note at the top. [instance] */
+static bhost_status BHOST_ABI k_profile(void *inst, bhost_work_profile *out)
+{
+    const kinst *d = inst;
+
+    return bh_plugin_profile(out, d->kind == K_DOT ? BHOST_ACCESS_READ : BHOST_ACCESS_READ_WRITE,
+                             d->kind == K_QMATMUL ? BHOST_COMPUTE_INT8 : BHOST_COMPUTE_F32, 1,
+                             d->bytes);
+}
 
 WS_CREATE(create_axpy, k_create, K_AXPY)
 WS_CREATE(create_dot, k_create, K_DOT)

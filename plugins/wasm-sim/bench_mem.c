@@ -13,8 +13,16 @@
  *                byte is usable and that the byte past it traps;
  *   mem.copy     bounds-checked copies into or out of the linear memory
  *                against memcpy between host buffers.
- * Counting: grow: bytes = pages x 64 KiB; churn: items = ops; ceiling:
- * one item; copy: bytes copied.
+ * Counting: grow: items = pages grown; bytes = the bytes zero-filled:
+ * pages x 64 KiB in the explicit build (the runtime's memset after
+ * realloc), and in the guard build only with touch (the kernel zero-fills
+ * each 4 KiB page on its first write); without touch the guard build only
+ * mprotects address space: 0 bytes (pages that are only mapped or
+ * mprotected are not traffic). churn: items = ops; ceiling: one item;
+ * copy: 2 x bytes (read from one side, written to the other, as memcpy
+ * counts). Work profile: one thread, no compute class, the counted bytes;
+ * grow writes, copy reads and writes, churn and ceiling declare no
+ * stream.
  */
 #include "ws.h"
 
@@ -482,20 +490,33 @@ static double BHOST_ABI m_flops(void *inst)
     return 0.0;
 }
 
+/* The bytes of the counting note at the top. [instance] */
 static double BHOST_ABI m_bytes(void *inst)
 {
     minst *d = inst;
 
     if (d->kind == B_GROW)
-        return (double)d->pages * PAGE;
-    return d->kind == B_COPY ? (double)d->bytes : 0.0;
+        return !d->guard || d->touch ? (double)d->pages * PAGE : 0.0;
+    return d->kind == B_COPY ? 2.0 * (double)d->bytes : 0.0;
 }
 
+/* Pages grown, allocator steps, or one ceiling walk or copy. [instance] */
 static double BHOST_ABI m_items(void *inst)
 {
     minst *d = inst;
 
-    return d->kind == B_CHURN ? (double)d->ops : 1.0;
+    return d->kind == B_CHURN ? (double)d->ops : d->kind == B_GROW ? (double)d->pages : 1.0;
+}
+
+/* See the counting note at the top. [instance] */
+static bhost_status BHOST_ABI m_profile(void *inst, bhost_work_profile *out)
+{
+    const minst *d = inst;
+    bhost_access access = d->kind == B_GROW   ? BHOST_ACCESS_WRITE
+                          : d->kind == B_COPY ? BHOST_ACCESS_READ_WRITE
+                                              : BHOST_ACCESS_UNKNOWN;
+
+    return bh_plugin_profile(out, access, BHOST_COMPUTE_NONE, 1, m_bytes(inst));
 }
 
 WS_CREATE(create_grow, m_create, B_GROW)

@@ -17,7 +17,11 @@
  *                   timeline for the profile, level and seed: time to
  *                   throttle, sustained and throttled throughput.
  * Counting: flops 2mnk, bytes the level's traffic (weights once, x, y),
- * items m (rows, i.e. tokens).
+ * items m (rows, i.e. tokens). The int8 level's operations are int8
+ * multiply-adds (held against the int8 ceiling); f16 weights are widened
+ * to f32 before the multiply. Work profile: a read stream over the
+ * weights, the level's working set (mob_layer_bytes), the threads it runs
+ * on.
  */
 #define _GNU_SOURCE /* sched_getaffinity */
 #include "ws.h"
@@ -443,6 +447,16 @@ static double BHOST_ABI p_bytes(void *inst)
 static double BHOST_ABI p_items(void *inst)
 {
     return ((pinst *)inst)->m;
+}
+
+/* See the counting note at the top. [instance] */
+static bhost_status BHOST_ABI p_profile(void *inst, bhost_work_profile *out)
+{
+    const pinst *d = inst;
+
+    return bh_plugin_profile(out, BHOST_ACCESS_READ,
+                             d->level == MOB_INT8 ? BHOST_COMPUTE_INT8 : BHOST_COMPUTE_F32,
+                             d->threads, (double)mob_layer_bytes(d->level, d->m, d->n, d->k));
 }
 
 WS_CREATE(create_level, p_create, P_LEVEL)

@@ -18,7 +18,9 @@
  * kernel.softmax and kernel.qmatmul have no webgpu case.
  *
  * Counting: axpy 2n flops, 12n bytes; dot 2n, 8n; sgemm 2mnk, 4(mk + kn +
- * mn).
+ * mn). Work profile: f32, the counted bytes, read for dot, read-write for
+ * axpy and sgemm, threads unknown (the device's), so each case is held
+ * against its device's ceilings.
  */
 #include "ws.h"
 
@@ -395,6 +397,15 @@ static void BHOST_ABI g_destroy(void *inst)
 static double BHOST_ABI g_flops(void *inst) { return ((ginst *)inst)->flops; }
 static double BHOST_ABI g_bytes(void *inst) { return ((ginst *)inst)->bytes; }
 static double BHOST_ABI g_items(void *inst) { return ((ginst *)inst)->items; }
+
+/* See the counting note at the top. [instance] */
+static bhost_status BHOST_ABI g_profile(void *inst, bhost_work_profile *out)
+{
+    const ginst *d = inst;
+
+    return bh_plugin_profile(out, d->kind == G_DOT ? BHOST_ACCESS_READ : BHOST_ACCESS_READ_WRITE,
+                             BHOST_COMPUTE_F32, 0, d->bytes);
+}
 
 WS_CREATE(create_axpy, g_create, G_AXPY)
 WS_CREATE(create_dot, g_create, G_DOT)

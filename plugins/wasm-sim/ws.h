@@ -134,7 +134,8 @@ bhost_status ws_report_check(bhost_host *h, const char *what, double max_err,
     }
 
 /* A descriptor whose lifecycle and work functions are pfx##_setup, _run,
- * _verify, _destroy, _flops, _bytes and _items. */
+ * _verify, _destroy, _flops, _bytes, _items and _profile (the work
+ * profile, ABI 1.1). */
 #define WS_DESC(var, id_, flags_, summary_, params_, create_, pfx)             \
     static const bhost_bench_desc var = {                                      \
         .struct_size = sizeof(bhost_bench_desc),                               \
@@ -151,6 +152,7 @@ bhost_status ws_report_check(bhost_host *h, const char *what, double max_err,
         .flops_per_iter = pfx##_flops,                                         \
         .bytes_per_iter = pfx##_bytes,                                         \
         .items_per_iter = pfx##_items,                                         \
+        .work_profile = pfx##_profile,                                         \
     }
 
 /* The benchmark families. */
