@@ -21,6 +21,13 @@
  * several devices time themselves with the host clock
  * (BHOST_BENCH_MANUAL_TIMING), as do the transfers (wall time from enqueue
  * to completion: what a program waiting for its data sees).
+ *
+ * Work profiles (ABI 1.1): every benchmark has one (bh_accel_profile),
+ * threads unknown (the device's), so device cases are held against their
+ * own device's ceilings. Two are ceilings (BHOST_BENCH_CEILING): copy.d2d,
+ * the device's copy bandwidth, and launch.latency, which declares no bytes
+ * or FLOPs and so is the device's per-call latency floor (the host takes
+ * its median time).
  */
 #ifndef BH_ACCEL_H
 #define BH_ACCEL_H
@@ -40,6 +47,9 @@ typedef struct bh_accel_base {
     const bhost_backend *be;
     bhost_dev *dev;
     double flops, bytes, items; /* work per iteration, 0 = not counted */
+    double ws;                  /* working set when it is not bytes */
+    bhost_access access;        /* of the work (0: no stream) */
+    bhost_compute compute;      /* of its arithmetic (0: none) */
 } bh_accel_base;
 
 /* Formats "accel: " + message, set_error(h) and returns st. */
@@ -100,6 +110,12 @@ bhost_status bh_accel_manual(bhost_host *h, uint64_t t0);
 double BHOST_ABI bh_accel_flops(void *inst);
 double BHOST_ABI bh_accel_bytes(void *inst);
 double BHOST_ABI bh_accel_items(void *inst);
+/* The work profile over bh_accel_base: its access and compute, threads
+ * unknown (the device's), ws (else the counted bytes) as the working set.
+ * [instance] */
+bhost_status BHOST_ABI bh_accel_profile(void *inst, bhost_work_profile *out);
+/* BHOST_COMPUTE_F64 for 8-byte elements, else BHOST_COMPUTE_F32. */
+bhost_compute bh_accel_compute(uint64_t es);
 
 /* Parameter descriptors: BH_PARAM_I64 and BH_PARAM_STR of bh_plugin.h. */
 extern const char *const bh_accel_dtypes[]; /* "f32", "f64", NULL */

@@ -171,3 +171,15 @@ double BHOST_ABI bh_accel_items(void *inst)
 {
     return ((const bh_accel_base *)inst)->items;
 }
+
+bhost_status BHOST_ABI bh_accel_profile(void *inst, bhost_work_profile *out)
+{
+    const bh_accel_base *b = inst;
+
+    return bh_plugin_profile(out, b->access, b->compute, 0, b->ws > 0 ? b->ws : b->bytes);
+}
+
+bhost_compute bh_accel_compute(uint64_t es)
+{
+    return es == 8 ? BHOST_COMPUTE_F64 : BHOST_COMPUTE_F32;
+}

@@ -3,7 +3,8 @@
  * bench_alloc.c -- alloc.latency: one backend alloc() and free() of
  * 'bytes' per iteration, host clock (manual timing). memory: device,
  * pinned or host_visible (unsupported where the backend refuses that
- * kind). Counting: items = allocations. verify() allocates once more and
+ * kind). Counting: items = allocations (no bytes: allocating is not
+ * traffic); work profile with no stream. verify() allocates once more and
  * round-trips a 64-byte pattern through the buffer.
  */
 #include "accel.h"
@@ -135,4 +136,5 @@ const bhost_bench_desc bh_accel_alloc_bench = {
     .verify = alloc_verify,
     .destroy = alloc_destroy,
     .items_per_iter = bh_accel_items,
+    .work_profile = bh_accel_profile,
 };

@@ -2,7 +2,8 @@
 /*
  * bench_axpy.c -- kernel.axpy: y = alpha x + y through the backend's
  * bhost.kernel.axpy/1, alpha = 2^-12, x and y0 uniform in [-1, 1) from
- * the case seed. Counting: FLOP 2n, bytes 3n x sizeof(dtype).
+ * the case seed. Counting: FLOP 2n, bytes 3n x sizeof(dtype); profile
+ * read-write, f32 or f64, the counted bytes.
  *
  * verify(), in two steps:
  *  1. the state after all T timed iterations: |y - (y0 + T alpha x)| <=
@@ -64,6 +65,8 @@ static bhost_status BHOST_ABI axpy_create(bhost_host *h,
     a->base.flops = 2.0 * (double)n;
     a->base.bytes = 3.0 * (double)n * (double)a->es;
     a->base.items = (double)n;
+    a->base.access = BHOST_ACCESS_READ_WRITE;
+    a->base.compute = bh_accel_compute(a->es);
     *out = a;
     return BHOST_OK;
 }
@@ -216,4 +219,5 @@ const bhost_bench_desc bh_accel_axpy = {
     .flops_per_iter = bh_accel_flops,
     .bytes_per_iter = bh_accel_bytes,
     .items_per_iter = bh_accel_items,
+    .work_profile = bh_accel_profile,
 };

@@ -10,6 +10,8 @@
  * build, and build.first_ms: the device's own first build (at open or
  * first kernel use). Unsupported where the backend lacks the extension.
  * verify() checks the last build produced at least one program.
+ * Counting: items = builds; no bytes or FLOPs; work profile with no
+ * stream.
  */
 #include "accel.h"
 
@@ -139,4 +141,5 @@ const bhost_bench_desc bh_accel_build = {
     .verify = build_verify,
     .destroy = build_destroy,
     .items_per_iter = bh_accel_items,
+    .work_profile = bh_accel_profile,
 };

@@ -8,7 +8,10 @@
  * to stream_sync (manual timing): what a program waiting for its data
  * sees, including staging the backend does on the host. Counting: h2d and
  * d2h move bytes per iteration; d2d reads and writes them (2 x bytes, as
- * CUDA's bandwidthTest counts). verify() compares the destination with
+ * CUDA's bandwidthTest counts). Work profile: read-write, no compute
+ * class, working set both sides (2 x bytes). copy.d2d is a ceiling
+ * (BHOST_BENCH_CEILING): the device's copy bandwidth, which the device's
+ * other cases are held against. verify() compares the destination with
  * the seeded source pattern byte for byte.
  */
 #include "accel.h"
@@ -74,6 +77,8 @@ static bhost_status copy_create(bhost_host *h, const bhost_backend *be,
     c->bytes = (uint64_t)bytes;
     c->base.bytes = (kind == D2D ? 2.0 : 1.0) * (double)bytes;
     c->base.items = 1;
+    c->base.ws = 2.0 * (double)bytes;
+    c->base.access = BHOST_ACCESS_READ_WRITE;
     *out = c;
     return BHOST_OK;
 }
@@ -231,10 +236,11 @@ static void BHOST_ABI copy_destroy(void *inst)
     bh_accel_free(c->base.h, c);
 }
 
-#define COPY_DESC(var, name, sum, create_fn, params_arr)                       \
+#define COPY_DESC(var, name, sum, create_fn, params_arr, extra_flags)          \
     static const bhost_bench_desc var = {                                      \
         .struct_size = sizeof(bhost_bench_desc),                               \
-        .flags = BHOST_BENCH_NEEDS_DEVICE | BHOST_BENCH_MANUAL_TIMING,         \
+        .flags = BHOST_BENCH_NEEDS_DEVICE | BHOST_BENCH_MANUAL_TIMING |        \
+                 (extra_flags),                                                \
         .id = name,                                                            \
         .summary = sum,                                                        \
         .params = params_arr,                                                  \
@@ -246,17 +252,18 @@ static void BHOST_ABI copy_destroy(void *inst)
         .destroy = copy_destroy,                                               \
         .bytes_per_iter = bh_accel_bytes,                                      \
         .items_per_iter = bh_accel_items,                                      \
+        .work_profile = bh_accel_profile,                                      \
     }
 
 COPY_DESC(h2d_desc, "copy.h2d",
           "Host-to-device copy bandwidth (pageable or pinned host memory)",
-          h2d_create, host_params);
+          h2d_create, host_params, 0u);
 COPY_DESC(d2h_desc, "copy.d2h",
           "Device-to-host copy bandwidth (pageable or pinned host memory)",
-          d2h_create, host_params);
+          d2h_create, host_params, 0u);
 COPY_DESC(d2d_desc, "copy.d2d",
           "Device-to-device copy bandwidth (read + write bytes)", d2d_create,
-          d2d_params);
+          d2d_params, BHOST_BENCH_CEILING);
 
 const bhost_bench_desc *const bh_accel_copy_benches[] = {&h2d_desc, &d2h_desc,
                                                          &d2d_desc};

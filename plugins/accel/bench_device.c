@@ -5,7 +5,8 @@
  * feature-query latency), host clock (manual timing). The device index
  * comes from bhost.backend.device_index/1; a backend without it is
  * measured on device 0 (logged). verify(): the last open succeeded / the
- * last query returned a named device.
+ * last query returned a named device. Counting: items = opens or
+ * queries; no bytes or FLOPs; work profile with no stream.
  */
 #include "accel.h"
 
@@ -151,6 +152,7 @@ const bhost_bench_desc bh_accel_open = {
     .verify = open_verify,
     .destroy = dev_destroy,
     .items_per_iter = bh_accel_items,
+    .work_profile = bh_accel_profile,
 };
 
 const bhost_bench_desc bh_accel_query = {
@@ -166,4 +168,5 @@ const bhost_bench_desc bh_accel_query = {
     .verify = query_verify,
     .destroy = dev_destroy,
     .items_per_iter = bh_accel_items,
+    .work_profile = bh_accel_profile,
 };

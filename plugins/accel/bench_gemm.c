@@ -3,7 +3,8 @@
  * bench_gemm.c -- kernel.gemm: C = op(A) op(B) (alpha 1, beta 0),
  * column-major, through the backend's bhost.kernel.gemm/1; A and B
  * uniform in [-1, 1) from the case seed. Counting: FLOP 2mnk, bytes
- * (mk + kn + mn) x sizeof(dtype).
+ * (mk + kn + mn) x sizeof(dtype) (each matrix once); profile read-write,
+ * f32 or f64, the counted bytes.
  *
  * verify() reads C of the last run and compares every element (every
  * element of up to 16 seeded columns when m n k > 2^27) with a
@@ -83,6 +84,8 @@ static bhost_status BHOST_ABI gemm_create(bhost_host *h,
     g->base.bytes = ((double)m * (double)k + (double)k * (double)n +
                      (double)m * (double)n) * (double)g->es;
     g->base.items = 1;
+    g->base.access = BHOST_ACCESS_READ_WRITE;
+    g->base.compute = bh_accel_compute(g->es);
     *out = g;
     return BHOST_OK;
 }
@@ -252,4 +255,5 @@ const bhost_bench_desc bh_accel_gemm = {
     .flops_per_iter = bh_accel_flops,
     .bytes_per_iter = bh_accel_bytes,
     .items_per_iter = bh_accel_items,
+    .work_profile = bh_accel_profile,
 };

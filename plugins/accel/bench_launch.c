@@ -5,8 +5,12 @@
  * clock (manual timing). mode async: enqueue every launch, then one
  * stream_sync (the cost of a launch in a full queue); mode sync: launch
  * and stream_sync each time (the round trip a dependent launch sees).
- * Counting: items = launches. verify() checks y == min(T, 2^24) exactly
- * after T launches (f32 saturates at 2^24): every launch ran.
+ * Counting: items = launches; no bytes or FLOPs (the element is not
+ * traffic worth a ceiling). A ceiling (BHOST_BENCH_CEILING) without bytes
+ * or FLOPs: its median time per launch is the device's per-call latency
+ * floor. Work profile: no stream, no compute class. verify() checks
+ * y == min(T, 2^24) exactly after T launches (f32 saturates at 2^24):
+ * every launch ran.
  */
 #include "accel.h"
 
@@ -140,7 +144,7 @@ static void BHOST_ABI launch_destroy(void *inst)
 
 const bhost_bench_desc bh_accel_launch = {
     .struct_size = sizeof(bhost_bench_desc),
-    .flags = BHOST_BENCH_NEEDS_DEVICE | BHOST_BENCH_MANUAL_TIMING,
+    .flags = BHOST_BENCH_NEEDS_DEVICE | BHOST_BENCH_MANUAL_TIMING | BHOST_BENCH_CEILING,
     .id = "launch.latency",
     .summary = "Kernel launch latency: a one-element kernel per iteration, "
                "queued (async) or synced each time (sync)",
@@ -153,4 +157,5 @@ const bhost_bench_desc bh_accel_launch = {
     .verify = launch_verify,
     .destroy = launch_destroy,
     .items_per_iter = bh_accel_items,
+    .work_profile = bh_accel_profile,
 };

@@ -4,7 +4,7 @@
  * every other device of the backend (opened here) each run one f32 axpy
  * of n elements per iteration, enqueued on all before any is synced; host
  * clock (manual timing). Skipped with one device. Counting: FLOP 2n and
- * bytes 12n per device. verify() times R iterations on the case's device
+ * bytes 12n per device; profile read-write f32 over the counted bytes. verify() times R iterations on the case's device
  * alone and on all devices, reports multi.devices and
  * multi.scaling_efficiency = (all-device rate) / (devices x one-device
  * rate), then checks every device's y once against the host reference
@@ -97,6 +97,8 @@ static bhost_status BHOST_ABI multi_create(bhost_host *h,
     m->base.flops = 2.0 * (double)n * m->ndev;
     m->base.bytes = 12.0 * (double)n * m->ndev;
     m->base.items = (double)n * m->ndev;
+    m->base.access = BHOST_ACCESS_READ_WRITE;
+    m->base.compute = BHOST_COMPUTE_F32;
     *out = m;
     return BHOST_OK;
 }
@@ -255,4 +257,5 @@ const bhost_bench_desc bh_accel_multi = {
     .flops_per_iter = bh_accel_flops,
     .bytes_per_iter = bh_accel_bytes,
     .items_per_iter = bh_accel_items,
+    .work_profile = bh_accel_profile,
 };

@@ -3,7 +3,8 @@
  * bench_reduce.c -- kernel.reduce: result = sum, min or max of x[0..n)
  * through the backend's bhost.kernel.reduce/1, x uniform in [-1, 1) from
  * the case seed. Counting: FLOP n (one add or comparison per element),
- * bytes (n + 1) x sizeof(dtype).
+ * bytes (n + 1) x sizeof(dtype); profile read, f32 or f64, the counted
+ * bytes.
  *
  * verify() reads the result of the last run and compares it with a
  * double-precision host reference: min and max exactly; the sum within
@@ -71,6 +72,8 @@ static bhost_status BHOST_ABI red_create(bhost_host *h,
     r->base.flops = (double)n;
     r->base.bytes = (double)(n + 1) * (double)r->es;
     r->base.items = (double)n;
+    r->base.access = BHOST_ACCESS_READ;
+    r->base.compute = bh_accel_compute(r->es);
     *out = r;
     return BHOST_OK;
 }
@@ -188,4 +191,5 @@ const bhost_bench_desc bh_accel_reduce = {
     .flops_per_iter = bh_accel_flops,
     .bytes_per_iter = bh_accel_bytes,
     .items_per_iter = bh_accel_items,
+    .work_profile = bh_accel_profile,
 };
