@@ -6,7 +6,8 @@
  *
  * Work per iteration: FLOPs = 2 x matmul weights x batch x seq + full
  * attention (seq^2 pairs per sequence); bytes = the weights once; items =
- * batch x seq tokens.
+ * batch x seq tokens. Work profile: a read stream over the weights (the
+ * counted bytes), their type's compute class, the engine's threads.
  *
  * verify(): the final hidden state of one position (chosen from the seed)
  * of the first sequence against a double-precision forward of that
@@ -147,6 +148,15 @@ static double BHOST_ABI enc_bytes(void *inst)
     return ((encode *)inst)->bytes;
 }
 
+/* See the work note at the top (set by setup). [instance] */
+static bhost_status BHOST_ABI enc_profile(void *inst, bhost_work_profile *out)
+{
+    const encode *e = inst;
+
+    bh_inf_work_profile(&e->b, BHOST_ACCESS_READ, e->bytes, out);
+    return BHOST_OK;
+}
+
 /* Tokens per pass. [instance] */
 static double BHOST_ABI enc_items(void *inst)
 {
@@ -172,5 +182,5 @@ const bhost_bench_desc bh_inf_encode = {
     enc_flops,
     enc_bytes,
     enc_items,
-    NULL,
+    enc_profile,
 };

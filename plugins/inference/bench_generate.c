@@ -10,7 +10,10 @@
  *
  * Work per iteration: items = batch x gen generated tokens; bytes = the
  * weights once per forward pass (gen passes); FLOPs = the prefill plus
- * every decode step.
+ * every decode step. Work profile: a read stream over the weights, whose
+ * bytes (one pass's, bytes / gen) are the working set: every pass reads
+ * the same weights again; their type's compute class, the engine's
+ * threads.
  *
  * verify(): (1) every iteration generated exactly the same tokens (the
  * samplers restart from the same seed each request), (2) the last step's
@@ -268,6 +271,15 @@ static double BHOST_ABI gen_bytes(void *inst)
     return ((generate *)inst)->bytes;
 }
 
+/* See the work note at the top (set by setup). [instance] */
+static bhost_status BHOST_ABI gen_profile(void *inst, bhost_work_profile *out)
+{
+    const generate *g = inst;
+
+    bh_inf_work_profile(&g->b, BHOST_ACCESS_READ, g->gen > 0 ? g->bytes / g->gen : 0, out);
+    return BHOST_OK;
+}
+
 /* Generated tokens per request. [instance] */
 static double BHOST_ABI gen_items(void *inst)
 {
@@ -294,5 +306,5 @@ const bhost_bench_desc bh_inf_generate = {
     gen_flops,
     gen_bytes,
     gen_items,
-    NULL,
+    gen_profile,
 };

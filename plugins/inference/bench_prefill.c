@@ -8,7 +8,9 @@
  * Work per iteration: FLOPs = 2 x matmul weights x batch x prompt +
  * causal attention (4 x heads x head_dim per (query, key) pair) + the LM
  * head on the last position of each sequence; bytes = the weights once;
- * items = batch x prompt tokens.
+ * items = batch x prompt tokens. Work profile: a read stream over the
+ * weights (the counted bytes), their type's compute class, the engine's
+ * threads.
  *
  * verify(): the last position's logits of the first sequence against a
  * double-precision forward of that position through every layer taking
@@ -166,6 +168,15 @@ static double BHOST_ABI prefill_bytes(void *inst)
     return ((prefill *)inst)->bytes;
 }
 
+/* See the work note at the top (set by setup). [instance] */
+static bhost_status BHOST_ABI prefill_profile(void *inst, bhost_work_profile *out)
+{
+    const prefill *p = inst;
+
+    bh_inf_work_profile(&p->b, BHOST_ACCESS_READ, p->bytes, out);
+    return BHOST_OK;
+}
+
 /* Prompt tokens per prefill. [instance] */
 static double BHOST_ABI prefill_items(void *inst)
 {
@@ -192,5 +203,5 @@ const bhost_bench_desc bh_inf_prefill = {
     prefill_flops,
     prefill_bytes,
     prefill_items,
-    NULL,
+    prefill_profile,
 };

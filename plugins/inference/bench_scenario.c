@@ -20,6 +20,11 @@
  * constraint_met (1 when that percentile of the `constraint` metric is
  * <= latency_ms, or when latency_ms is 0: no constraint).
  *
+ * Counting: items only (a pass's forward calls depend on the arrivals, so
+ * no fixed bytes or FLOPs per iteration). Work profile: a read stream
+ * over one pass's weights (ie_model_step_bytes, read again by every
+ * forward call), their type's compute class, the engine's threads.
+ *
  * verify(): the last forward call's first row (logits of the sequence it
  * belongs to) against the double-precision reference (ie_ref_check).
  */
@@ -373,6 +378,15 @@ static void BHOST_ABI sc_destroy(void *inst)
     bh_inf_api->free(h, c);
 }
 
+/* See the counting note at the top. [instance] */
+static bhost_status BHOST_ABI sc_profile(void *inst, bhost_work_profile *out)
+{
+    const scenario *c = inst;
+
+    bh_inf_work_profile(&c->b, BHOST_ACCESS_READ, (double)ie_model_step_bytes(c->b.m), out);
+    return BHOST_OK;
+}
+
 /* Generated tokens per pass. [instance] */
 static double BHOST_ABI sc_items(void *inst)
 {
@@ -399,5 +413,5 @@ const bhost_bench_desc bh_inf_scenario = {
     NULL,
     NULL,
     sc_items,
-    NULL,
+    sc_profile,
 };
