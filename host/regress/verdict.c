@@ -39,7 +39,15 @@
  *   q >  fdr otherwise       inconclusive, with runs_needed: the smallest
  *                            n per side at which the MDE falls to
  *                            max(f, |w|) and the exact test can reach the
- *                            level (capped at BH_REGRESS_MAX_RUNS)
+ *                            level (capped at BH_REGRESS_MAX_RUNS); its
+ *                            reason says which of three readings holds
+ *                            (section 11.6): the exact test cannot reach
+ *                            the level at this n (too few runs to judge);
+ *                            else the whole interval lies within +-MDE
+ *                            (no change detected: a change of the MDE is
+ *                            ruled out, a floor-sized one is not); else
+ *                            undecided. The reading never changes the
+ *                            verdict, its counts or the gate.
  *   fewer than 2 values on a side, or a zero baseline median
  *                            inconclusive (untested, not counted in m)
  *
@@ -119,6 +127,15 @@ uint32_t bh_regress_runs_needed(double s, double target, int paired, int rank,
     return n;
 }
 
+uint32_t bh_regress_runs_to_reach(double alpha, int paired)
+{
+    uint32_t n = 2;
+
+    while (n < BH_REGRESS_MAX_RUNS && bh_regress_min_p(n, paired) > alpha)
+        n++;
+    return n;
+}
+
 /* The worse-direction view of st's change into out. */
 static void worse_view(const bh_regress_stat *st, int direction, bh_regress_verdict *out)
 {
@@ -131,6 +148,25 @@ static void worse_view(const bh_regress_stat *st, int direction, bh_regress_verd
         out->worse_lo = st->change_lo;
         out->worse_hi = st->change_hi;
     }
+}
+
+/* True when the whole worse-direction interval of v lies within +-mde
+ * (a shift on the compared scale: ln values when log_scale): a change as
+ * large as the minimum detectable effect is ruled out at the interval's
+ * level (docs/statistics.md section 11.6). */
+static int within_mde(const bh_regress_verdict *v, double mde, int log_scale)
+{
+    double lo = v->worse_lo, hi = v->worse_hi;
+
+    if (!isfinite(mde) || !isfinite(lo) || !isfinite(hi))
+        return 0;
+    if (log_scale) {
+        if (!(lo > -1.0))
+            return 0;
+        lo = log1p(lo);
+        hi = log1p(hi);
+    }
+    return lo >= -mde && hi <= mde;
 }
 
 /* Exact minimum p of the test behind st (0 for Welch, which has none). */
@@ -192,7 +228,12 @@ void bh_regress_classify(const bh_regress_stat *st, int direction,
         return;
     }
     out->kind = BH_VERDICT_INCONCLUSIVE;
-    out->reason = "not significant, and too few runs to rule out a change beyond the noise floor";
+    if (rank && test_min_p(st) > alpha)
+        out->reason = BH_REGRESS_REASON_TOO_FEW;
+    else if (within_mde(out, mde_scale, st->log_scale))
+        out->reason = BH_REGRESS_REASON_UNDETECTED;
+    else
+        out->reason = BH_REGRESS_REASON_UNDECIDED;
     {
         double target = fmax(f, fabs(out->worse));
         double target_scale = st->log_scale ? log1p(target) : target;

@@ -84,6 +84,20 @@ typedef enum bh_regress_severity {
 /* Largest run count runs_needed reports; more is reported as this. */
 #define BH_REGRESS_MAX_RUNS 10000u
 
+/* The reasons of an INCONCLUSIVE verdict of bh_regress_classify, one per
+ * reading (docs/statistics.md section 11.6); readers compare a verdict's
+ * reason with them (strcmp) to word it. TOO_FEW: the exact rank test
+ * cannot reach the level fdr / m at this number of runs, whatever the data.
+ * UNDETECTED: not significant, and the whole interval lies within +-mde.
+ * UNDECIDED: neither. */
+#define BH_REGRESS_REASON_TOO_FEW                                                                  \
+    "too few runs: at this number of runs the test cannot reach its significance level"
+#define BH_REGRESS_REASON_UNDETECTED                                                               \
+    "not significant, and the interval rules out a change as large as the minimum detectable "    \
+    "effect"
+#define BH_REGRESS_REASON_UNDECIDED                                                                \
+    "not significant, and too few runs to rule out a change beyond the noise floor"
+
 typedef struct bh_regress_verdict {
     bh_regress_kind kind;
     bh_regress_severity severity; /* REGRESSED only */
@@ -157,6 +171,12 @@ double bh_regress_mde(double s, size_t nb, size_t nc, int paired, int rank,
  * BH_REGRESS_MAX_RUNS (also when target <= 0 and s > 0). Pure. */
 uint32_t bh_regress_runs_needed(double s, double target, int paired, int rank,
                                 double alpha);
+
+/* The smallest n per side (pairs when paired), at least 2, at which the
+ * exact rank test can reach the two-sided level alpha: below it a rank
+ * comparison can never be significant (BH_REGRESS_REASON_TOO_FEW); capped
+ * at BH_REGRESS_MAX_RUNS. Pure. */
+uint32_t bh_regress_runs_to_reach(double alpha, int paired);
 
 /* Smallest two-sided p the exact rank test can reach with n per side
  * (unpaired: 2 / C(2n, n)) or n pairs (2 / 2^n), at most 1. */

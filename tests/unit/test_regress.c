@@ -167,6 +167,83 @@ static void test_verdict_inconclusive(void **state)
                 log1p(fmax(0.01, fabs(v.worse))) + 1e-12);
 }
 
+/* A hand-made unpaired MWU statistic on ln values for the readings. */
+static bh_regress_stat mwu_stat(size_t n, double change, double lo, double hi, double p,
+                                double spread)
+{
+    bh_regress_stat st;
+
+    memset(&st, 0, sizeof(st));
+    st.n_base = st.n_cand = n;
+    st.log_scale = 1;
+    st.change = change;
+    st.change_lo = lo;
+    st.change_hi = hi;
+    st.level = 0.95;
+    st.p = st.q = p;
+    st.spread = spread;
+    st.test = BH_REGRESS_TEST_MWU_EXACT;
+    return st;
+}
+
+/* The three readings of an inconclusive verdict (docs/statistics.md
+ * section 11.6): too few runs for the level, no change detected (the
+ * interval within +-MDE), undecided. The verdict and runs_needed stay
+ * those of the rules before the readings. */
+static void test_verdict_readings(void **state)
+{
+    bh_regress_thresholds th = {0.01, 0.03, 0.10};
+    double b[3] = {100, 103, 98}, c[3] = {101, 104, 97};
+    bh_regress_stat st;
+    bh_regress_verdict v;
+    double mde;
+
+    (void)state;
+    /* the exact MWU reaches 0.05 at 4 a side, 0.05/38 at 7, 0.05/300 at
+       8; Wilcoxon reaches 0.05 at 6 pairs (2/2^6 = 0.031) */
+    assert_int_equal(bh_regress_runs_to_reach(0.05, 0), 4);
+    assert_int_equal(bh_regress_runs_to_reach(0.05 / 38, 0), 7);
+    assert_int_equal(bh_regress_runs_to_reach(0.05 / 300, 0), 8);
+    assert_int_equal(bh_regress_runs_to_reach(0.05, 1), 6);
+    /* 3 a side against one test: min p 0.1 > 0.05 */
+    v = classify_one(b, 3, c, 3, 1, NULL);
+    assert_int_equal(v.kind, BH_VERDICT_INCONCLUSIVE);
+    assert_string_equal(v.reason, BH_REGRESS_REASON_TOO_FEW);
+    /* 10 a side, 20% spread, 38 tests: MDE about 45% (ln 0.371); an
+       interval of [-15%, +18%] lies within it: no change detected */
+    st = mwu_stat(10, 0.01, -0.15, 0.18, 0.8, 0.2);
+    mde = bh_regress_mde(0.2, 10, 10, 0, 1, 0.05 / 38);
+    assert_true(mde > log1p(0.18) && mde < 0.5);
+    bh_regress_classify(&st, 1, &th, 0.05, 38, &v);
+    assert_int_equal(v.kind, BH_VERDICT_INCONCLUSIVE);
+    assert_string_equal(v.reason, BH_REGRESS_REASON_UNDETECTED);
+    ASSERT_NEAR(v.mde, expm1(mde), 1e-12);
+    assert_true(v.runs_needed > 10);
+    /* the same figures for a higher-is-better metric: the worse-direction
+       interval [-18%, +15%] is within +-MDE too */
+    bh_regress_classify(&st, -1, &th, 0.05, 38, &v);
+    assert_string_equal(v.reason, BH_REGRESS_REASON_UNDETECTED);
+    /* an upper end beyond the MDE (ln 1.5 = 0.405 > 0.371): undecided */
+    st = mwu_stat(10, 0.2, 0.01, 0.5, 0.2, 0.2);
+    bh_regress_classify(&st, 1, &th, 0.05, 38, &v);
+    assert_int_equal(v.kind, BH_VERDICT_INCONCLUSIVE);
+    assert_string_equal(v.reason, BH_REGRESS_REASON_UNDECIDED);
+    /* a lower end beyond -MDE on the ln scale: -32% is ln 0.68 = -0.386 < -0.371 */
+    st = mwu_stat(10, -0.1, -0.32, 0.05, 0.3, 0.2);
+    bh_regress_classify(&st, 1, &th, 0.05, 38, &v);
+    assert_string_equal(v.reason, BH_REGRESS_REASON_UNDECIDED);
+    /* an unbounded interval is never within the MDE */
+    st = mwu_stat(10, 0.0, -1.0, INFINITY, 0.9, 0.2);
+    bh_regress_classify(&st, 1, &th, 0.05, 38, &v);
+    assert_string_equal(v.reason, BH_REGRESS_REASON_UNDECIDED);
+    /* the readings never soften a significant result: the same interval
+       within +-MDE but q <= fdr and beyond the floor is a regression */
+    st = mwu_stat(10, 0.1, 0.05, 0.18, 1e-5, 0.2);
+    bh_regress_classify(&st, 1, &th, 0.05, 38, &v);
+    assert_int_equal(v.kind, BH_VERDICT_REGRESSED);
+    assert_int_equal(v.severity, BH_SEVERITY_CRITICAL);
+}
+
 static void test_verdict_untestable(void **state)
 {
     double one[1] = {100}, b[4] = {1, 2, 3, 4};
@@ -862,6 +939,7 @@ int main(void)
         cmocka_unit_test(test_verdict_improved_noise_nochange),
         cmocka_unit_test(test_verdict_direction),
         cmocka_unit_test(test_verdict_inconclusive),
+        cmocka_unit_test(test_verdict_readings),
         cmocka_unit_test(test_verdict_untestable),
         cmocka_unit_test(test_stats_edges),
         cmocka_unit_test(test_welch_kat),
