@@ -2,6 +2,7 @@
 /* Console lines of a comparison (see compare_console.h). */
 #include "compare_console.h"
 
+#include "report_text.h"
 #include "units.h"
 
 #include <math.h>
@@ -60,9 +61,32 @@ static const char *verdict_color(const bh_regress_verdict *v)
     }
 }
 
-/* "regressed (warning)", "inconclusive (needs ~40 runs per side)", ... */
-static void verdict_text(const bh_regress_verdict *v, int paired, char *buf, size_t n)
+/* "regressed (warning)", "inconclusive (needs ~40 runs per side)", "no
+ * change detected (smallest detectable change 12.0%)", "too few runs to
+ * judge (3 a side, 7 needed)"; need: the runs per side at which the test
+ * can reach its level (0 unknown). */
+static void verdict_text(const bh_regress_verdict *v, size_t nb, size_t nc, int paired,
+                         uint32_t need, char *buf, size_t n)
 {
+    const char *kind = bh_regress_kind_name(v->kind);
+    char mde[32];
+
+    switch (bh_report_verdict_reading(kind, v->reason)) {
+    case BH_READING_TOO_FEW:
+        if (need)
+            snprintf(buf, n, "too few runs to judge (%zu %s, %u needed)", nb < nc ? nb : nc,
+                     paired ? "pairs" : "a side", need);
+        else
+            snprintf(buf, n, "too few runs to judge (%zu %s)", nb < nc ? nb : nc,
+                     paired ? "pairs" : "a side");
+        return;
+    case BH_READING_UNDETECTED:
+        pct(v->mde, mde, sizeof(mde));
+        snprintf(buf, n, "no change detected (smallest detectable change %s)", mde + 1);
+        return;
+    default:
+        break;
+    }
     if (v->kind == BH_VERDICT_REGRESSED)
         snprintf(buf, n, "regressed (%s)", bh_regress_severity_name(v->severity));
     else if (v->kind == BH_VERDICT_INCONCLUSIVE && v->runs_needed >= BH_REGRESS_MAX_RUNS)
@@ -72,26 +96,38 @@ static void verdict_text(const bh_regress_verdict *v, int paired, char *buf, siz
         snprintf(buf, n, "inconclusive (needs ~%u %s)", v->runs_needed,
                  paired ? "pairs" : "runs per side");
     else
-        snprintf(buf, n, "%s", bh_regress_kind_name(v->kind));
+        snprintf(buf, n, "%s", kind);
 }
 
-/* "change: [lo est hi] (p=..., q=...) verdict" */
+/* "change: [lo est hi] (95% CI, p=..., q=...) verdict", then the verdict's
+ * reason; a test that could never reach its level draws no interval:
+ * "change: +7.6% (p=..., q=...) too few runs to judge (3 a side, 7
+ * needed)". */
 static void change_line(FILE *out, const char *label, const bh_regress_stat *st,
-                        const bh_regress_verdict *v, const char *extra, int color)
+                        const bh_regress_verdict *v, const char *extra, uint32_t need,
+                        int color)
 {
-    char lo[24], est[24], hi[24], p[24], q[24], vt[96];
+    char lo[24], est[24], hi[24], p[24], q[24], vt[128];
+    const char *vc = color ? verdict_color(v) : "";
 
     pct(st->change_lo, lo, sizeof(lo));
     pct(st->change, est, sizeof(est));
     pct(st->change_hi, hi, sizeof(hi));
     pval(st->p, p, sizeof(p));
     pval(st->q, q, sizeof(q));
-    verdict_text(v, st->paired, vt, sizeof(vt));
-    fprintf(out, "    %s: [%s %s %s] (%sp=%s, q=%s) %s%s%s\n", label, lo, est, hi, extra, p,
-            q, color ? verdict_color(v) : "", vt, color && *verdict_color(v) ? RESET : "");
+    verdict_text(v, st->n_base, st->n_cand, st->paired, need, vt, sizeof(vt));
+    if (bh_report_verdict_reading(bh_regress_kind_name(v->kind), v->reason) ==
+        BH_READING_TOO_FEW)
+        fprintf(out, "    %s: %s (%sp=%s, q=%s) %s%s%s\n", label, est, extra, p, q, vc, vt,
+                *vc ? RESET : "");
+    else
+        fprintf(out, "    %s: [%s %s %s] (%.0f%% CI, %sp=%s, q=%s) %s%s%s\n", label, lo, est,
+                hi, 100.0 * st->level, extra, p, q, vc, vt, *vc ? RESET : "");
+    if (v->reason && *v->reason)
+        fprintf(out, "      why: %s\n", v->reason);
 }
 
-static void print_item(FILE *out, const bh_regress_item *it, int color)
+static void print_item(FILE *out, const bh_regress_item *it, uint32_t need, int color)
 {
     char b[32], c[32];
 
@@ -110,7 +146,7 @@ static void print_item(FILE *out, const bh_regress_item *it, int color)
         return;
     }
     change_line(out, "change", &it->st, it->conf.done && !it->conf.error ? &it->conf.first : &it->v,
-                "", color);
+                "", need, color);
     if (it->drift.runs && it->th.noise_floor > it->drift.config_floor)
         fprintf(out, "    noise floor %.1f%%: the drift of %zu earlier runs (configured %.1f%%)\n",
                 100.0 * it->th.noise_floor, it->drift.runs, 100.0 * it->drift.config_floor);
@@ -125,7 +161,7 @@ static void print_item(FILE *out, const bh_regress_item *it, int color)
             snprintf(extra, sizeof(extra), "rerun, %zu vs %zu runs, ", it->conf.n_base_values,
                      it->conf.n_cand_values);
         change_line(out, it->conf.confirmed ? "confirmed" : "not confirmed", &it->conf.st,
-                    &it->conf.v, extra, color);
+                    &it->conf.v, extra, 0, color);
     }
 }
 
@@ -138,8 +174,21 @@ static int all_quiet(const bh_regress_report *r, size_t i)
     return 1;
 }
 
+/* The runs per side at which the rank tests of r can reach their level
+ * (fdr over the whole family); 0 for Welch, which has no such floor. */
+static uint32_t runs_to_reach(const bh_regress_report *r)
+{
+    size_t m = r->m_tests + r->family_extra;
+
+    if (r->method == BH_REGRESS_WELCH)
+        return 0;
+    return bh_regress_runs_to_reach(r->fdr / (double)(m ? m : 1), 0);
+}
+
 void bh_compare_print(FILE *out, const bh_regress_report *r, int quiet_ok, int color)
 {
+    uint32_t need = runs_to_reach(r);
+
     for (size_t i = 0; i < r->n;) {
         const char *id = r->items[i].case_id;
         size_t k = i;
@@ -150,7 +199,7 @@ void bh_compare_print(FILE *out, const bh_regress_report *r, int quiet_ok, int c
                 fprintf(out, "  (baseline: %s)", r->items[i].base_id);
             fputc('\n', out);
             for (; k < r->n && strcmp(r->items[k].case_id, id) == 0; k++)
-                print_item(out, &r->items[k], color);
+                print_item(out, &r->items[k], need, color);
         }
         while (k < r->n && strcmp(r->items[k].case_id, id) == 0)
             k++;
@@ -179,6 +228,32 @@ static void print_drift(FILE *out, const bh_regress_report *r)
             top->metric, top->drift.runs);
 }
 
+/* " (N too few runs to judge, N no change detected, N undecided)": how
+ * the inconclusive verdicts read (docs/statistics.md section 11.6). */
+static void print_readings(FILE *out, const bh_regress_report *r)
+{
+    size_t few = 0, undetected = 0, rest = 0;
+
+    for (size_t i = 0; i < r->n; i++) {
+        const bh_regress_verdict *v = &r->items[i].v;
+
+        if (v->kind != BH_VERDICT_INCONCLUSIVE)
+            continue;
+        switch (bh_report_verdict_reading("inconclusive", v->reason)) {
+        case BH_READING_TOO_FEW:
+            few++;
+            break;
+        case BH_READING_UNDETECTED:
+            undetected++;
+            break;
+        default:
+            rest++;
+        }
+    }
+    fprintf(out, " (%zu too few runs to judge, %zu no change detected, %zu undecided)", few,
+            undetected, rest);
+}
+
 void bh_compare_print_summary(FILE *out, const bh_regress_report *r)
 {
     static const bh_regress_kind order[] = {
@@ -200,6 +275,8 @@ void bh_compare_print_summary(FILE *out, const bh_regress_report *r)
             fprintf(out, " (%zu critical, %zu warning, %zu minor)",
                     r->severities[BH_SEVERITY_CRITICAL], r->severities[BH_SEVERITY_WARNING],
                     r->severities[BH_SEVERITY_MINOR]);
+        if (order[k] == BH_VERDICT_INCONCLUSIVE && r->counts[order[k]])
+            print_readings(out, r);
     }
     fputc('\n', out);
     print_drift(out, r);

@@ -6,6 +6,7 @@
 #include "result_view.h"
 #include "report_text.h"
 #include "units.h"
+#include "verdict.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -19,6 +20,9 @@
 #define BOLD "\033[1m"
 #define RESET "\033[0m"
 #define MAX_ID_WIDTH 72
+/* The level of the table's interval of the median (of the run medians):
+ * the comparisons' default confidence, so one level reads everywhere. */
+#define BH_CONSOLE_CI_LEVEL 0.95
 
 /* See console.h. */
 int bh_report_use_color(int fd)
@@ -58,24 +62,60 @@ static const char *verdict_color(const bh_rv_case *r)
     return "";
 }
 
-/* "regressed (critical) +12.3%", "improved -8.1%", "no change". */
-static void verdict_text(const bh_rv_case *r, char *buf, size_t cap)
+/* The headline verdict in words: "regressed (critical) +12.3%", "improved
+ * -8.1%", "no change detected (MDE 41.2%)", "too few runs to judge (3 a
+ * side, 7 needed)" (bh_report_verdict_words); alpha is the level the
+ * comparison's tests had to reach (fdr / family). */
+static void verdict_text(const bh_rv_case *r, double alpha, char *buf, size_t cap)
 {
-    char ch[32] = "";
+    bh_report_verdict_in in = {0};
+    const bh_rv_change *h = r->head;
 
     if (!r->verdict) {
         snprintf(buf, cap, "-");
         return;
     }
-    if (r->head && isfinite(r->head->change) && strcmp(r->verdict, "new") != 0 &&
-        strcmp(r->verdict, "missing") != 0) {
-        ch[0] = ' ';
-        bh_report_fmt_change(r->head->change, ch + 1, sizeof(ch) - 1);
+    in.verdict = r->verdict;
+    in.severity = r->severity;
+    in.change = NAN;
+    in.mde = in.n_base = in.n_cand = in.need = NAN;
+    if (h && strcmp(r->verdict, "new") != 0 && strcmp(r->verdict, "missing") != 0) {
+        in.reason = h->reason;
+        in.change = h->change;
+        in.mde = h->mde;
+        in.n_base = h->n_base;
+        in.n_cand = h->n_cand;
+        in.paired = h->paired;
+        if (alpha > 0.0 && alpha < 1.0)
+            in.need = bh_regress_runs_to_reach(alpha, h->paired);
     }
-    if (r->severity && *r->severity)
-        snprintf(buf, cap, "%s (%s)%s", r->verdict, r->severity, ch);
-    else
-        snprintf(buf, cap, "%s%s", r->verdict, ch);
+    bh_report_verdict_words(&in, buf, cap);
+}
+
+/* True when the summary of r carries stability flag name. */
+static int has_flag(const bh_rv_case *r, const char *name)
+{
+    const cJSON *f;
+
+    cJSON_ArrayForEach(f, r->summary.flags) {
+        if (cJSON_IsString(f) && strcmp(f->valuestring, name) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* "45% mem", "100% comp", "3% latency", with " above" when the case went
+ * over 1.05 of its ceiling; "" without a roofline. */
+static void roof_text(const bh_rv_roof *roof, char *buf, size_t cap)
+{
+    const char *b = roof->bound;
+
+    *buf = '\0';
+    if (!isfinite(roof->fraction))
+        return;
+    snprintf(buf, cap, "%.0f%% %s%s", roof->fraction * 100,
+             strcmp(b, "memory") == 0 ? "mem" : strcmp(b, "compute") == 0 ? "comp" : b,
+             roof->above ? " above" : "");
 }
 
 /* The group of each row as an index into a list of distinct groups in
@@ -120,8 +160,9 @@ static size_t *group_order(const bh_result_view *view, int verbose, size_t **gsi
 
 typedef struct widths {
     int id;
-    int roof;    /* 0 when no case has a roofline */
-    int verdict; /* 0 when no case has a verdict */
+    int roof;     /* 0 when no case has a roofline */
+    int verdict;  /* 0 when no case has a verdict */
+    double alpha; /* the level of the comparison's tests (fdr / family) */
 } widths;
 
 /* One table row of r under label (the id, or the indented rest of it). */
@@ -129,32 +170,39 @@ static void print_row(FILE *out, const bh_rv_case *r, const char *label, const w
                       int color)
 {
     char med[32] = "-", lo[32], hi[32], ci[80] = "-", cv[32] = "-", tp[48] = "", roof[48] = "";
-    char vt[96];
+    char vt[128];
+    const char *noisy = "";
+    double m, l, h;
 
     if (r->summary.present) {
-        bh_fmt_time(r->summary.median, med, sizeof(med));
-        if (isfinite(r->summary.median_ci_lo) && isfinite(r->summary.median_ci_hi)) {
-            bh_fmt_time(r->summary.median_ci_lo, lo, sizeof(lo));
-            bh_fmt_time(r->summary.median_ci_hi, hi, sizeof(hi));
+        /* one median everywhere: the median of the run medians, the value
+           the comparisons and histories use (docs/statistics.md section 2) */
+        bh_report_run_median(r, BH_CONSOLE_CI_LEVEL, &m, &l, &h);
+        bh_fmt_time(isfinite(m) ? m : r->summary.median, med, sizeof(med));
+        if (isfinite(l) && isfinite(h)) {
+            bh_fmt_time(l, lo, sizeof(lo));
+            bh_fmt_time(h, hi, sizeof(hi));
             snprintf(ci, sizeof(ci), "[%s, %s]", lo, hi);
         }
         bh_fmt_pct(r->summary.spread_cv, cv, sizeof(cv));
+        if (has_flag(r, "high_cv"))
+            noisy = "noisy";
         if (isfinite(r->rate))
             bh_fmt_rate(r->rate, r->rate_unit, tp, sizeof(tp));
     }
-    fprintf(out, "%-*.*s  %s%-11s%s  %10s  %-23s  %7s  %-*s", w->id, w->id, label,
+    fprintf(out, "%-*.*s  %s%-11s%s  %10s  %-23s  %7s %s%-5s%s  %-*s", w->id, w->id, label,
             color ? status_color(r->status) : "", r->status, color ? RESET : "", med, ci, cv,
+            color && *noisy ? YELLOW : "", noisy, color && *noisy ? RESET : "",
             w->roof || w->verdict ? 15 : 0, tp);
     if (w->roof) {
-        if (isfinite(r->roof.fraction))
-            snprintf(roof, sizeof(roof), "%.0f%% %s", r->roof.fraction * 100,
-                     strcmp(r->roof.bound, "memory") == 0 ? "mem" : "comp");
-        fprintf(out, "  %-*s", w->verdict ? 9 : 0, roof);
+        roof_text(&r->roof, roof, sizeof(roof));
+        fprintf(out, "  %s%-*s%s", color && r->roof.above ? YELLOW : "", w->verdict ? 14 : 0,
+                roof, color && r->roof.above ? RESET : "");
     }
     if (w->verdict) {
         const char *vc = color ? verdict_color(r) : "";
 
-        verdict_text(r, vt, sizeof(vt));
+        verdict_text(r, w->alpha, vt, sizeof(vt));
         fprintf(out, "  %s%s%s", vc, vt, *vc ? RESET : "");
     }
     fputc('\n', out);
@@ -179,6 +227,25 @@ static void measure(const bh_result_view *view, const size_t *gsize, widths *w)
     }
     w->roof = view->n_roofline > 0;
     w->verdict = view->n_verdicts > 0;
+    w->alpha = view->comparison.fdr / view->comparison.family;
+}
+
+/* The legend line under the table: what each column is, per what, at
+ * what confidence (README.md, "Reading the results"). */
+static void print_legend(FILE *out, const widths *w, const bh_result_view *view)
+{
+    fprintf(out, "median: median of the run medians, time per iteration; %.0f%% CI: its interval "
+                 "(- under 6 runs); CV: spread of the run medians, noisy above max_cv",
+            BH_CONSOLE_CI_LEVEL * 100);
+    if (w->roof)
+        fprintf(out, "; roofline: share of the ceiling it is held against");
+    if (w->verdict) {
+        fprintf(out, "; verdict: change of the median vs the baseline");
+        if (isfinite(view->comparison.confidence))
+            fprintf(out, " (%.0f%% interval with -v or compare)",
+                    view->comparison.confidence * 100);
+    }
+    fputc('\n', out);
 }
 
 /* The "N cases: ..." line, statuses in their fixed order. */
@@ -227,6 +294,11 @@ static void print_warnings(FILE *out, const bh_result_view *view, int color)
         if (first)
             fprintf(out, "  %s: %swarning%s: %s%s\n", c->id, color ? YELLOW : "",
                     color ? RESET : "", first, n > 1 ? " (and in other runs)" : "");
+        if (c->roof.above)
+            fprintf(out, "  %s: %swarning%s: %.0f%% of %s: above its ceiling: check the "
+                         "bytes/FLOP accounting or the ceiling\n",
+                    c->id, color ? YELLOW : "", color ? RESET : "", c->roof.fraction * 100,
+                    bh_report_str_or(bh_report_roof_ceiling(&c->roof), "its ceiling"));
     }
 }
 
@@ -240,16 +312,18 @@ void bh_report_console(FILE *out, const cJSON *doc, const bh_report_console_opts
     const char *prev = NULL;
     int color = o && o->color;
     size_t n_grouped = 0;
+    char cil[16];
 
     bh_result_view_load(doc, &view);
     for (size_t i = 0; i < view.n_cases; i++)
         n_grouped += (size_t)bh_report_case_grouped(&view.cases[i], o && o->verbose);
     order = group_order(&view, o && o->verbose, &gsize);
     measure(&view, gsize, &w);
-    fprintf(out, "%-*s  %-11s  %10s  %-23s  %7s  %-*s", w.id, "case", "status", "median",
-            "99% CI", "CV", w.roof || w.verdict ? 15 : 0, "throughput");
+    snprintf(cil, sizeof(cil), "%.0f%% CI", BH_CONSOLE_CI_LEVEL * 100);
+    fprintf(out, "%-*s  %-11s  %10s  %-23s  %7s %-5s  %-*s", w.id, "case", "status", "median",
+            cil, "CV", "", w.roof || w.verdict ? 15 : 0, "throughput");
     if (w.roof)
-        fprintf(out, "  %-*s", w.verdict ? 9 : 0, "roofline");
+        fprintf(out, "  %-*s", w.verdict ? 14 : 0, "roofline");
     if (w.verdict)
         fprintf(out, "  %s", "verdict");
     fputc('\n', out);
@@ -269,6 +343,8 @@ void bh_report_console(FILE *out, const cJSON *doc, const bh_report_console_opts
         snprintf(label, sizeof(label), "  %s", *r->rest ? r->rest : "(default)");
         print_row(out, r, label, &w, color);
     }
+    if (view.n_cases > n_grouped)
+        print_legend(out, &w, &view);
     bh_report_console_skips(out, &view, o && o->verbose, color);
     for (size_t i = 0; i < view.n_cases; i++) {
         const bh_rv_case *r = &view.cases[i];

@@ -4,6 +4,7 @@
  * log of runs that did not end ok. */
 #include "console.h"
 
+#include "report_text.h"
 #include "units.h"
 
 #include <math.h>
@@ -65,6 +66,31 @@ static void print_run(FILE *out, const bh_rv_run *r)
     }
 }
 
+/* One compared metric: "  time: inconclusive [-3.0% +1.0% +5.2%] (95% CI),
+ * MDE 12.0%: not significant, ...": the verdict, its interval with its level
+ * (none where it is unbounded) and the reason regress gave. */
+static void print_change(FILE *out, const bh_rv_change *ch)
+{
+    char lo[32], est[32], hi[32];
+
+    fprintf(out, "  %s: %s", ch->metric, ch->verdict);
+    if (ch->severity)
+        fprintf(out, " (%s)", ch->severity);
+    bh_report_fmt_change(ch->change, est, sizeof(est));
+    if (isfinite(ch->lo) && isfinite(ch->hi)) {
+        bh_report_fmt_change(ch->lo, lo, sizeof(lo));
+        bh_report_fmt_change(ch->hi, hi, sizeof(hi));
+        fprintf(out, " [%s %s %s]", lo, est, hi);
+        if (isfinite(ch->level))
+            fprintf(out, " (%.0f%% CI)", 100.0 * ch->level);
+    } else if (isfinite(ch->change)) {
+        fprintf(out, " %s", est);
+    }
+    if (isfinite(ch->mde))
+        fprintf(out, ", MDE %.1f%%", 100.0 * ch->mde);
+    fprintf(out, "%s%s\n", *ch->reason ? ": " : "", ch->reason);
+}
+
 /* The details of one case: settings, summary figures, flags, runs. */
 static void print_case(FILE *out, const bh_rv_case *c, int color)
 {
@@ -101,6 +127,18 @@ static void print_case(FILE *out, const bh_rv_case *c, int color)
                 first ? " none" : "", sum->low_severe, sum->low_mild, sum->high_mild,
                 sum->high_severe);
     }
+    if (isfinite(c->roof.fraction)) {
+        fprintf(out, "  roofline: %.1f%% of %s, %s-bound", c->roof.fraction * 100,
+                bh_report_str_or(bh_report_roof_ceiling(&c->roof), "its ceiling"),
+                *c->roof.bound ? c->roof.bound : "?");
+        if (c->roof.level)
+            fprintf(out, ", working set in %s", c->roof.level);
+        fprintf(out, "%s\n", c->roof.above ? "; above its ceiling: check the bytes/FLOP "
+                                             "accounting or the ceiling"
+                                           : "");
+    }
+    for (size_t i = 0; i < c->n_changes; i++)
+        print_change(out, &c->changes[i]);
     if (*c->message)
         fprintf(out, "  message: %s\n", c->message);
     for (size_t i = 0; i < c->n_runs; i++)

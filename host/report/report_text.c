@@ -3,7 +3,10 @@
 #include "report_text.h"
 
 #include "bh_json_write.h"
+#include "descriptive.h"
+#include "quantile.h"
 #include "units.h"
+#include "verdict.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -236,4 +239,77 @@ void bh_report_fmt_value(double v, const char *unit, char *buf, size_t cap)
 const char *bh_report_str_or(const char *s, const char *dflt)
 {
     return s ? s : dflt;
+}
+
+/* See report_text.h. */
+size_t bh_report_run_median(const bh_rv_case *c, double level, double *med, double *lo,
+                            double *hi)
+{
+    double *v = NULL;
+    size_t n = 0;
+
+    *med = *lo = *hi = NAN;
+    bh_rv_case_run_medians(c, &v, &n);
+    if (n > 0) {
+        bh_stats_sort(v, n);
+        *med = bh_stats_median_sorted(v, n);
+        if (bh_stats_quantile_ci_sorted(v, n, 0.5, level, lo, hi, NULL) != 0)
+            *lo = *hi = NAN;
+    }
+    free(v);
+    return n;
+}
+
+/* See report_text.h. */
+bh_report_reading bh_report_verdict_reading(const char *verdict, const char *reason)
+{
+    if (!verdict || strcmp(verdict, "inconclusive") != 0 || !reason)
+        return BH_READING_VERDICT;
+    if (strcmp(reason, BH_REGRESS_REASON_TOO_FEW) == 0)
+        return BH_READING_TOO_FEW;
+    if (strcmp(reason, BH_REGRESS_REASON_UNDETECTED) == 0)
+        return BH_READING_UNDETECTED;
+    return BH_READING_VERDICT;
+}
+
+/* See report_text.h. */
+void bh_report_verdict_words(const bh_report_verdict_in *v, char *buf, size_t cap)
+{
+    char ch[32] = "", mde[32];
+    const char *side = v->paired ? "pairs" : "a side";
+
+    switch (bh_report_verdict_reading(v->verdict, v->reason)) {
+    case BH_READING_TOO_FEW:
+        if (v->need > 0 && isfinite(v->need))
+            snprintf(buf, cap, "too few runs to judge (%.0f %s, %.0f needed)",
+                     fmin(v->n_base, v->n_cand), side, v->need);
+        else
+            snprintf(buf, cap, "too few runs to judge (%.0f %s)", fmin(v->n_base, v->n_cand),
+                     side);
+        return;
+    case BH_READING_UNDETECTED:
+        snprintf(mde, sizeof(mde), "%.1f%%", 100.0 * v->mde);
+        snprintf(buf, cap, "no change detected (MDE %s)", mde);
+        return;
+    default:
+        break;
+    }
+    if (isfinite(v->change)) {
+        ch[0] = ' ';
+        bh_report_fmt_change(v->change, ch + 1, sizeof(ch) - 1);
+    }
+    if (v->severity && *v->severity)
+        snprintf(buf, cap, "%s (%s)%s", v->verdict, v->severity, ch);
+    else
+        snprintf(buf, cap, "%s%s", v->verdict ? v->verdict : "-", ch);
+}
+
+/* See report_text.h. */
+const char *bh_report_roof_ceiling(const bh_rv_roof *r)
+{
+    if (strcmp(r->bound, "memory") == 0 && r->memory_ceiling)
+        return r->memory_ceiling;
+    if (strcmp(r->bound, "compute") == 0 && r->compute_ceiling)
+        return r->compute_ceiling;
+    return r->memory_ceiling ? r->memory_ceiling : r->compute_ceiling;
 }

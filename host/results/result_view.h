@@ -99,6 +99,11 @@ typedef struct bh_rv_change {
     double p, q;
     double base, cand;    /* the two medians */
     double noise_floor;   /* NAN when the document has none */
+    const char *reason;   /* why this verdict, in words; "" when absent */
+    double mde;           /* the minimum detectable change, NAN absent */
+    double runs_needed;   /* runs per side that would settle it, NAN absent */
+    double n_base, n_cand; /* values compared per side (pairs: both), NAN absent */
+    int paired;           /* a paired (ABBA) confirmation's figures */
 } bh_rv_change;
 
 /* The roofline placement of a case (cases[].roofline). */

@@ -9,6 +9,12 @@
 #include <math.h>
 #include <string.h>
 
+/* The elements of array a, NAN when there is none. */
+static double count(const cJSON *a)
+{
+    return a ? (double)cJSON_GetArraySize(a) : NAN;
+}
+
 /* The figures of one verdict metric (the confirmation's when it ran). */
 static void read_change(const cJSON *m, bh_rv_change *ch)
 {
@@ -34,6 +40,17 @@ static void read_change(const cJSON *m, bh_rv_change *ch)
     ch->base = bh_vj_num(bh_vj_obj(m, "baseline"), "median");
     ch->cand = bh_vj_num(bh_vj_obj(m, "candidate"), "median");
     ch->noise_floor = bh_vj_num(bh_vj_obj(m, "thresholds"), "noise_floor");
+    ch->reason = bh_vj_str(src, "reason", "");
+    ch->mde = bh_vj_num(src, "mde");
+    ch->runs_needed = bh_vj_num(src, "runs_needed");
+    ch->paired = src == conf && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(conf, "paired"));
+    if (src == conf) {
+        ch->n_base = count(bh_vj_arr(conf, "baseline_values"));
+        ch->n_cand = count(bh_vj_arr(conf, "candidate_values"));
+    } else {
+        ch->n_base = bh_vj_num(bh_vj_obj(m, "baseline"), "n");
+        ch->n_cand = bh_vj_num(bh_vj_obj(m, "candidate"), "n");
+    }
     /* null interval ends mean the interval is unbounded on that side */
     if (isfinite(ch->change) && isnan(ch->lo) &&
         cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(src, "change_lo")))

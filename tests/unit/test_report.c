@@ -11,12 +11,14 @@
 
 #include "bh_fs.h"
 #include "bh_mem.h"
+#include "compare_console.h"
 #include "console.h"
 #include "report.h"
 #include "result_view.h"
 #include "report_text.h"
 #include "result_read.h"
 #include "units.h"
+#include "verdict.h"
 
 #include <dirent.h>
 #include <math.h>
@@ -301,7 +303,7 @@ static void test_console_table(void **state)
     row = line_starting(out, "case");
     assert_non_null(row);
     assert_has(row, "median");
-    assert_has(row, "99% CI");
+    assert_has(row, "95% CI");
     assert_has(row, "throughput");
     assert_has(row, "roofline");
     assert_has(row, "verdict");
@@ -311,9 +313,12 @@ static void test_console_table(void **state)
     row = line_starting(out, "  [bytes=1]@cpu:0");
     assert_non_null(row);
     assert_has(row, " ok ");
-    assert_has(row, "110 ns");
-    assert_has(row, "[100 ns, 120 ns]");
-    assert_has(row, "3.21%");
+    /* the median of the run medians (110 and 115 ns), not the median of
+       all samples (110.25); two runs give no 95% interval of it */
+    assert_has(row, "112 ns  -  ");
+    assert_null(strstr(row, "[100 ns"));
+    assert_has(row, "3.21%  ");
+    assert_null(strstr(row, "noisy"));
     assert_has(row, "579 MB/s");
     assert_has(row, "50% mem");
     assert_has(row, "regressed (critical) +12.0%");
@@ -335,6 +340,9 @@ static void test_console_table(void **state)
     assert_null(line_starting(out, "fx/skip "));
     assert_has(out, "skipped 1 case fx/skip: not here, sorry\n");
     assert_has(out, "5 cases: 3 ok 1 skipped 1 crashed\n");
+    /* the legend under the table: per what, at what confidence */
+    assert_has(out, "\nmedian: median of the run medians, time per iteration; 95% CI: ");
+    assert_before(out, "  [bytes=1]@cuda:0", "\nmedian: median of the run medians");
     assert_null(strstr(out, "line20")); /* logs only with verbose */
     free(out);
 
@@ -345,6 +353,149 @@ static void test_console_table(void **state)
     assert_has(out, "\033[33mskipped");
     free(out);
     cJSON_Delete(doc);
+}
+
+/* The verdict column in words (docs/statistics.md section 11.6), the
+ * noisy mark, the 95% interval of the median of the run medians, the
+ * roofline's ceiling and the above-ceiling flag; -v prints each verdict's
+ * reason and the ceiling's name and level. */
+static void test_console_readings(void **state)
+{
+    cJSON *doc = cJSON_Parse(J({"schema": "bhost.result/1", "run": {},
+        "comparison": {"fdr": 0.05, "family": 38, "confidence": 0.95},
+        "cases": [
+        {"id": "a/few", "plugin": "a", "benchmark": "few", "status": "ok",
+         "runs": [{"index": 0, "status": "ok", "samples": [[1, 100]]},
+                  {"index": 1, "status": "ok", "samples": [[1, 130]]},
+                  {"index": 2, "status": "ok", "samples": [[1, 120]]}],
+         "summary": {"median": 120, "runs": 3, "n": 3, "cv": 0.1, "between_run_cv": 0.4,
+                     "flags": ["high_cv", "too_few"]},
+         "verdict": {"verdict": "inconclusive", "metrics": [
+           {"metric": "time", "verdict": "inconclusive", "change": -0.509, "change_lo": -1,
+            "change_hi": null, "confidence": 0.95, "p": 0.4, "q": 0.85, "mde": 3.2,
+            "runs_needed": 2877, "baseline": {"n": 3, "median": 240},
+            "candidate": {"n": 3, "median": 120},
+            "reason": "too few runs: at this number of runs the test cannot reach its significance level"}]}},
+        {"id": "a/same", "plugin": "a", "benchmark": "same", "status": "ok",
+         "runs": [{"index": 0, "status": "ok", "samples": [[1, 100]]},
+                  {"index": 1, "status": "ok", "samples": [[1, 104]]},
+                  {"index": 2, "status": "ok", "samples": [[1, 96]]},
+                  {"index": 3, "status": "ok", "samples": [[1, 101]]},
+                  {"index": 4, "status": "ok", "samples": [[1, 99]]},
+                  {"index": 5, "status": "ok", "samples": [[1, 103]]}],
+         "summary": {"median": 100.2, "runs": 6, "n": 6, "cv": 0.03, "between_run_cv": 0.03,
+                     "flags": []},
+         "roofline": {"fraction": 1.131, "bound": "memory", "level": "L1",
+                      "memory_ceiling": "L1 read x1", "above_ceiling": true,
+                      "attainable": 3.5e11, "unit": "B/s"},
+         "verdict": {"verdict": "inconclusive", "metrics": [
+           {"metric": "time", "verdict": "inconclusive", "change": 0.01, "change_lo": -0.15,
+            "change_hi": 0.18, "confidence": 0.95, "p": 0.8, "q": 0.9, "mde": 0.412,
+            "runs_needed": 900, "baseline": {"n": 10, "median": 99},
+            "candidate": {"n": 10, "median": 100},
+            "reason": "not significant, and the interval rules out a change as large as the minimum detectable effect"}]}},
+        {"id": "a/open", "plugin": "a", "benchmark": "open", "status": "ok",
+         "runs": [{"index": 0, "status": "ok", "samples": [[1, 100]]}],
+         "summary": {"median": 100, "runs": 1, "n": 1, "cv": 0.01},
+         "roofline": {"fraction": 0.03, "bound": "latency", "attainable": 1e9, "unit": "B/s"},
+         "verdict": {"verdict": "inconclusive", "metrics": [
+           {"metric": "time", "verdict": "inconclusive", "change": 0.05, "change_lo": -0.01,
+            "change_hi": 0.6, "confidence": 0.95, "p": 0.3, "q": 0.6, "mde": 0.3,
+            "baseline": {"n": 10, "median": 95}, "candidate": {"n": 10, "median": 100},
+            "reason": "not significant, and too few runs to rule out a change beyond the noise floor"}]}}]}));
+    char *out, *row;
+
+    (void)state;
+    assert_non_null(doc);
+    out = console(doc, 0, 0);
+    /* 3 a side against 38 tests: the exact test reaches 0.05/38 at 7 */
+    row = line_starting(out, "a/few ");
+    assert_has(row, "120 ns  -  ");
+    assert_has(row, "40.00% noisy");
+    assert_has(row, "too few runs to judge (3 a side, 7 needed)");
+    assert_null(strstr(row, "inconclusive"));
+    assert_null(strstr(row, "-50.9%"));
+    free(row);
+    /* six runs reach a 95% interval of the median: [x(1), x(6)] */
+    row = line_starting(out, "a/same ");
+    assert_has(row, "100 ns  [96.0 ns, 104 ns]");
+    assert_has(row, "3.00%  ");
+    assert_null(strstr(row, "noisy"));
+    assert_has(row, "113% mem above");
+    assert_has(row, "no change detected (MDE 41.2%)");
+    free(row);
+    row = line_starting(out, "a/open ");
+    assert_has(row, "3% latency");
+    assert_has(row, "inconclusive +5.0%");
+    free(row);
+    assert_has(out, "  a/same: warning: 113% of L1 read x1: above its ceiling: check the "
+                    "bytes/FLOP accounting or the ceiling\n");
+    assert_int_equal(count_of(out, "above its ceiling"), 1);
+    free(out);
+    out = console(doc, 1, 0);
+    assert_has(out, "\033[33m113% mem above");
+    assert_has(out, "\033[33mnoisy");
+    free(out);
+    /* -v: the reasons and the ceiling with its level */
+    out = console(doc, 0, 1);
+    assert_has(out, "  time: inconclusive -50.9%, MDE 320.0%: too few runs: at this number "
+                    "of runs the test cannot reach its significance level\n");
+    assert_has(out, "  time: inconclusive [-15.0% +1.0% +18.0%] (95% CI), MDE 41.2%: not "
+                    "significant, and the interval rules out a change as large as the minimum "
+                    "detectable effect\n");
+    assert_has(out, "  roofline: 113.1% of L1 read x1, memory-bound, working set in L1; above "
+                    "its ceiling: check the bytes/FLOP accounting or the ceiling\n");
+    assert_has(out, "  roofline: 3.0% of its ceiling, latency-bound\n");
+    free(out);
+    cJSON_Delete(doc);
+}
+
+/* The comparison lines: the interval labelled with its level, each
+ * verdict's reason, "too few runs to judge" with the estimate and no
+ * interval, and the readings counted in the summary line. */
+static void test_compare_console_readings(void **state)
+{
+    double b3[3] = {100, 103, 98}, c3[3] = {101, 104, 97};
+    double b10[10], c10[10];
+    bh_regress_config cfg;
+    bh_regress_report r;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f;
+
+    (void)state;
+    /* the readings are told apart by these exact reasons in documents */
+    assert_string_equal(BH_REGRESS_REASON_TOO_FEW, "too few runs: at this number of runs the "
+                                                   "test cannot reach its significance level");
+    assert_string_equal(BH_REGRESS_REASON_UNDETECTED,
+                        "not significant, and the interval rules out a change as large as "
+                        "the minimum detectable effect");
+    for (int i = 0; i < 10; i++) {
+        b10[i] = 100.0 + i;
+        c10[i] = 120.0 + i;
+    }
+    bh_regress_config_default(&cfg);
+    memset(&r, 0, sizeof(r));
+    bh_regress_report_add_values(&r, &cfg, "x/few", "time", 1, b3, 3, c3, 3);
+    bh_regress_report_add_values(&r, &cfg, "x/slow", "time", 1, b10, 10, c10, 10);
+    bh_regress_finalize(&r, &cfg);
+    f = open_memstream(&text, &len);
+    assert_non_null(f);
+    bh_compare_print(f, &r, 0, 0);
+    bh_compare_print_summary(f, &r);
+    fclose(f);
+    /* two tests: the exact test reaches 0.05/2 at 5 a side */
+    assert_has(text, "x/few\n  time: 100 ns -> 101 ns (3 vs 3 runs)\n"
+                     "    change: +1.0% (p=1.0000, q=1.0000) too few runs to judge "
+                     "(3 a side, 5 needed)\n      why: " BH_REGRESS_REASON_TOO_FEW "\n");
+    assert_has(text, "    change: [+");
+    assert_has(text, "] (95% CI, p=");
+    assert_has(text, "regressed (critical)\n      why: significant, and the whole interval is "
+                     "beyond the noise floor\n");
+    assert_has(text, "1 inconclusive (1 too few runs to judge, 0 no change detected, 0 "
+                     "undecided)");
+    free(text);
+    bh_regress_report_free(&r);
 }
 
 /* Skips are one line per status and reason, with the count and a glob
@@ -858,6 +1009,8 @@ int main(void)
         cmocka_unit_test(test_fmt_rounding_boundaries),
         cmocka_unit_test(test_rows),
         cmocka_unit_test(test_console_table),
+        cmocka_unit_test(test_console_readings),
+        cmocka_unit_test(test_compare_console_readings),
         cmocka_unit_test(test_console_skips_grouped),
         cmocka_unit_test(test_console_verbose),
         cmocka_unit_test(test_console_metrics),
