@@ -22,6 +22,8 @@
  *     pin: none | auto | "0,2-3"     # CPU pinning of workers via hwloc
  *     memory_limit: 4GiB             # per worker resident memory; 0 = none
  *     max_cv: 5%                     # percentage: "5%" or 0.05
+ *     measure: time                  # or instructions (under callgrind)
+ *     iterations: 10                 # per sample with measure: instructions
  *   backends:                        # map of backend name -> options
  *     cpu: {required: true, devices: all | [0, 1]}
  *   suites:                          # list (required, may be empty)
@@ -67,6 +69,14 @@ typedef struct bh_scalar {
     bh_srcpos pos;
 } bh_scalar;
 
+/* What a run measures (setting measure): the time of calibrated samples,
+ * or instructions and simulated cache misses counted under Valgrind's
+ * callgrind around the samples (README, "Counting instructions"). */
+typedef enum bh_measure {
+    BH_MEASURE_TIME = 0,
+    BH_MEASURE_INSTRUCTIONS = 1
+} bh_measure;
+
 /* Run settings, layered: built-in defaults < config defaults < suite
  * defaults < CLI overrides. */
 typedef struct bh_settings {
@@ -80,6 +90,9 @@ typedef struct bh_settings {
     char *pin;               /* "none", "auto" or a CPU list */
     uint64_t memory_limit_bytes; /* 0 = no limit */
     double max_cv;           /* stability flag threshold, fraction */
+    int measure;             /* BH_MEASURE_TIME or BH_MEASURE_INSTRUCTIONS */
+    uint32_t iterations;     /* iterations per sample when counting
+                                instructions (no calibration) */
 } bh_settings;
 
 /* One parameter axis of a suite: a key with one or more values. */
@@ -141,8 +154,8 @@ typedef struct bh_config {
 
 /* The built-in defaults: warmup 100ms, sample_time 0 (auto), samples 10,
  * runs 10, max_time 120s, timeout 60s, seed 0x5eed, pin "none",
- * memory_limit 0, max_cv 0.05. pin is allocated; free with
- * bh_settings_free(). */
+ * memory_limit 0, max_cv 0.05, measure time, iterations 10. pin is
+ * allocated; free with bh_settings_free(). */
 void bh_settings_default(bh_settings *s);
 void bh_settings_copy(bh_settings *dst, const bh_settings *src);
 void bh_settings_free(bh_settings *s);

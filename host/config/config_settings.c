@@ -11,10 +11,12 @@
 #define MAX_SAMPLES 100000u
 #define MAX_RUNS 10000u
 #define MAX_CPU 65535u
+#define MAX_ITERATIONS 1000000000u
 
 static const char *const setting_keys[] = {
     "warmup",  "sample_time", "samples", "runs",         "max_time",
     "timeout", "seed",        "pin",     "memory_limit", "max_cv",
+    "measure", "iterations",
 };
 #define N_SETTING_KEYS (sizeof(setting_keys) / sizeof(setting_keys[0]))
 
@@ -37,6 +39,10 @@ void bh_settings_default(bh_settings *s)
     s->pin = bh_xstrdup("none");
     s->memory_limit_bytes = 0;
     s->max_cv = 0.05;
+    s->measure = BH_MEASURE_TIME;
+    /* Counted samples are deterministic, so a few iterations suffice, and
+       a heavy case under callgrind (tens of times slower) stays cheap. */
+    s->iterations = 10;
 }
 
 void bh_settings_copy(bh_settings *dst, const bh_settings *src)
@@ -186,6 +192,14 @@ int bh_settings_set(bh_settings *s, const char *key, const char *value,
             return bh_error_prefix(e, "max_cv");
         return 0;
     }
+    if (strcmp(key, "measure") == 0) {
+        if (strcmp(value, "time") != 0 && strcmp(value, "instructions") != 0)
+            return bh_error_set(e, "'measure' must be time or instructions, got '%s'", value);
+        s->measure = strcmp(value, "time") == 0 ? BH_MEASURE_TIME : BH_MEASURE_INSTRUCTIONS;
+        return 0;
+    }
+    if (strcmp(key, "iterations") == 0)
+        return set_count(key, value, MAX_ITERATIONS, &s->iterations, e);
     const char *hint = bh_did_you_mean(key, setting_keys, N_SETTING_KEYS);
 
     if (hint)
@@ -193,7 +207,8 @@ int bh_settings_set(bh_settings *s, const char *key, const char *value,
                             key, hint);
     return bh_error_set(e, "unknown setting '%s' (expected one of: warmup, "
                            "sample_time, samples, runs, max_time, timeout, "
-                           "seed, pin, memory_limit, max_cv)", key);
+                           "seed, pin, memory_limit, max_cv, measure, "
+                           "iterations)", key);
 }
 
 int bh_config_settings_apply(bh_settings *s, const bh_ynode *map,
