@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const string_keys[] = {"plugin", "bench", "backend",
-                                          "part",   "seed",  "pin"};
+static const char *const string_keys[] = {"plugin", "bench", "backend", "part",
+                                          "seed",   "pin",   "measure"};
 #define N_STRING_KEYS (sizeof(string_keys) / sizeof(string_keys[0]))
 
 /* Integer-valued members and their inclusive ranges. */
@@ -19,6 +19,7 @@ static const struct {
     {"device", 0, 4294967295.0},
     {"run_index", 0, 4294967295.0},
     {"samples", 1, 4294967295.0},
+    {"iterations", 1, 4294967295.0},
 };
 #define N_INT_KEYS (sizeof(int_keys) / sizeof(int_keys[0]))
 
@@ -107,6 +108,10 @@ static int check_job(const cJSON *job, bh_error *e)
                                    "[0, 2^63)",
                                 u64_keys[i]);
     }
+    p = cJSON_GetObjectItemCaseSensitive(job, "measure");
+    if (p && strcmp(p->valuestring, "time") != 0 &&
+        strcmp(p->valuestring, "instructions") != 0)
+        return bh_error_set(e, "job: \"measure\" must be time or instructions");
     if (params && !cJSON_IsObject(params))
         return bh_error_set(e, "job: \"params\" must be an object");
     cJSON_ArrayForEach(p, params) {

@@ -4,6 +4,7 @@
 #include "bh_error.h"
 #include "bh_mem.h"
 #include "bh_plugin_status.h"
+#include "count_loop.h"
 #include "host_api.h"
 #include "ipc.h"
 #include "loader.h"
@@ -210,6 +211,7 @@ int bh_run_case(const cJSON *job, int result_fd)
     bh_timing_target target;
     cJSON *res;
     const char *seed = bh_json_str(job, "seed", "0");
+    int counting = strcmp(bh_json_str(job, "measure", "time"), "instructions") == 0;
     char work_why[512];
 
     memset(&rs, 0, sizeof(rs));
@@ -228,6 +230,12 @@ int bh_run_case(const cJSON *job, int result_fd)
         send_error(result_fd, "job", "benchmark not found in plugin");
         bh_plugin_release(&rs.plugin);
         return 2;
+    }
+    if (counting && !bh_count_available()) {
+        status = "unsupported";
+        message = bh_xstrdup("measure: instructions: this worker was built without "
+                             "<valgrind/callgrind.h> (install valgrind and rebuild)");
+        goto report;
     }
     bh_host_api_clear_error();
     bh_host_api_stage("create");
@@ -267,7 +275,10 @@ int bh_run_case(const cJSON *job, int result_fd)
         target.stream = rs.stream;
         target.manual = (rs.desc->flags & BHOST_BENCH_MANUAL_TIMING) != 0;
         bh_host_api_stage("run");
-        bh_timing_run(&target, &plan, &tout);
+        if (counting)
+            bh_count_run(&target, &plan, (uint64_t)bh_json_num(job, "iterations", 10), &tout);
+        else
+            bh_timing_run(&target, &plan, &tout);
         st = tout.status;
         stage = "run";
     }
