@@ -250,6 +250,10 @@ cJSON *bh_result_case(const bh_case *c)
                             (double)c->settings.max_time_ns);
     cJSON_AddStringToObject(set, "pin",
                             c->settings.pin ? c->settings.pin : "none");
+    if (c->settings.measure == BH_MEASURE_INSTRUCTIONS) {
+        cJSON_AddStringToObject(set, "measure", "instructions");
+        cJSON_AddNumberToObject(set, "iterations", c->settings.iterations);
+    }
     runs = cJSON_AddArrayToObject(o, "runs");
     for (uint32_t r = 0; r < c->n_runs; r++)
         if (c->runs[r].done)

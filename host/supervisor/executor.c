@@ -6,6 +6,7 @@
 #include "bh_mem.h"
 #include "bh_rng.h"
 #include "bh_strbuf.h"
+#include "callgrind_run.h"
 #include "ipc.h"
 #include "outcome.h"
 #include "worker_spawn.h"
@@ -54,6 +55,10 @@ static char *make_job(const bh_case *c, uint32_t run, uint64_t seed)
     cJSON_AddStringToObject(j, "pin", s->pin ? s->pin : "none");
     cJSON_AddNumberToObject(j, "memory_limit", (double)s->memory_limit_bytes);
     cJSON_AddNumberToObject(j, "run_index", run);
+    if (s->measure == BH_MEASURE_INSTRUCTIONS) {
+        cJSON_AddStringToObject(j, "measure", "instructions");
+        cJSON_AddNumberToObject(j, "iterations", s->iterations);
+    }
     text = bh_json_print_unformatted(j);
     cJSON_Delete(j);
     return text;
@@ -120,10 +125,13 @@ static void run_once(bh_case *c, uint32_t run, const bh_exec_opts *o,
     bh_worker_outcome out;
     bh_outcome_view v;
     bh_error e = {""};
+    bh_cg_run cg;
 
     r->index = run;
     r->done = 1;
-    if (bh_spawn_worker(&so, &out, &e) != 0) {
+    if (bh_cg_begin(c, &cg, &e) != 0 ||
+        bh_spawn_worker_wrapped(&so, cg.argv[0] ? cg.argv : NULL, &out, &e) != 0) {
+        bh_cg_end(&cg, 0, r);
         r->status = BH_ST_FAILED;
         r->message = bh_xstrdup(e.msg);
         r->samples = cJSON_CreateArray();
@@ -134,6 +142,7 @@ static void run_once(bh_case *c, uint32_t run, const bh_exec_opts *o,
     if (out.interrupted) {
         r->done = 0;
         r->interrupted = 1;
+        bh_cg_end(&cg, out.pid, r);
         bh_worker_outcome_free(&out);
         r->samples = cJSON_CreateArray();
         return;
@@ -160,6 +169,7 @@ static void run_once(bh_case *c, uint32_t run, const bh_exec_opts *o,
         append_plugin_log(r, v.messages, o->log_limit);
     r->wall_ns = out.wall_ns;
     r->maxrss_kb = out.maxrss_kb;
+    bh_cg_end(&cg, out.pid, r);
     bh_outcome_view_free(&v);
     bh_worker_outcome_free(&out);
 }
@@ -172,6 +182,7 @@ size_t bh_exec_plan(bh_plan *plan, const bh_exec_opts *o)
     size_t started;
     bh_rng rng;
 
+    bh_cg_check_plan(plan);
     for (size_t i = 0; i < plan->n; i++) {
         const bh_case *c = &plan->cases[i];
 
@@ -230,6 +241,7 @@ size_t bh_exec_ordered(bh_plan *plan, const bh_exec_slot *order, size_t n,
     char *exe = bh_self_exe();
     uint64_t t0 = bh_now_ns();
 
+    bh_cg_check_plan(plan);
     for (size_t i = 0; i < plan->n; i++) {
         bh_case *c = &plan->cases[i];
 

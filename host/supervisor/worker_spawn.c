@@ -135,15 +135,24 @@ static void write_job(int fd, const char *job)
     }
 }
 
-static int start(const bh_spawn_opts *o, int job[2], int res[2], int out[2],
-                 pid_t *pid, bh_error *e)
+static int start(const bh_spawn_opts *o, char *const *wrap, int job[2], int res[2],
+                 int out[2], pid_t *pid, bh_error *e)
 {
     posix_spawn_file_actions_t fa;
     posix_spawnattr_t at;
     sigset_t none;
     sigset_t deflt;
-    char *argv[] = {(char *)o->exe, (char *)"__worker", NULL};
+    char *argv[20];
+    size_t k = 0;
     int rc;
+
+    while (wrap && wrap[k] && k < 16) {
+        argv[k] = wrap[k];
+        k++;
+    }
+    argv[k++] = (char *)o->exe;
+    argv[k++] = (char *)"__worker";
+    argv[k] = NULL;
 
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_adddup2(&fa, job[0], BH_IPC_JOB_FD);
@@ -159,17 +168,23 @@ static int start(const bh_spawn_opts *o, int job[2], int res[2], int out[2],
     posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP |
                                       POSIX_SPAWN_SETSIGMASK |
                                       POSIX_SPAWN_SETSIGDEF);
-    rc = posix_spawn(pid, o->exe, &fa, &at, argv, environ);
+    rc = posix_spawn(pid, argv[0], &fa, &at, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&at);
     if (rc != 0)
-        return bh_error_set(e, "cannot start worker %s: %s", o->exe,
+        return bh_error_set(e, "cannot start worker %s: %s", argv[0],
                             strerror(rc));
     return 0;
 }
 
 int bh_spawn_worker(const bh_spawn_opts *o, bh_worker_outcome *out,
                     bh_error *e)
+{
+    return bh_spawn_worker_wrapped(o, NULL, out, e);
+}
+
+int bh_spawn_worker_wrapped(const bh_spawn_opts *o, char *const *wrap,
+                            bh_worker_outcome *out, bh_error *e)
 {
     int job[2] = {-1, -1}, res[2] = {-1, -1}, log[2] = {-1, -1};
     pid_t pid;
@@ -189,12 +204,13 @@ int bh_spawn_worker(const bh_spawn_opts *o, bh_worker_outcome *out,
         close_fd(&res[1]), close_fd(&log[0]), close_fd(&log[1]);
         return rc;
     }
-    if (start(o, job, res, log, &pid, e) != 0) {
+    if (start(o, wrap, job, res, log, &pid, e) != 0) {
         close_fd(&job[0]), close_fd(&job[1]), close_fd(&res[0]);
         close_fd(&res[1]), close_fd(&log[0]), close_fd(&log[1]);
         return -1;
     }
     slot = bh_live_add(pid);
+    out->pid = (int)pid;
     close_fd(&job[0]);
     close_fd(&res[1]);
     close_fd(&log[1]);

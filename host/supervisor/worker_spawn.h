@@ -36,6 +36,7 @@ typedef struct bh_worker_outcome {
     int log_truncated;
     uint64_t wall_ns;
     long maxrss_kb;
+    int pid;              /* the worker's process id */
 } bh_worker_outcome;
 
 typedef struct bh_spawn_opts {
@@ -56,6 +57,12 @@ typedef struct bh_spawn_opts {
  * with e set when the worker could not be started. */
 int bh_spawn_worker(const bh_spawn_opts *o, bh_worker_outcome *out,
                     bh_error *e);
+
+/* bh_spawn_worker with the worker run under a command: wrap (NULL for
+ * none) is NULL-terminated, at most 16 words, wrap[0] the program's path,
+ * and the process started is "WRAP... EXE __worker". */
+int bh_spawn_worker_wrapped(const bh_spawn_opts *o, char *const *wrap,
+                            bh_worker_outcome *out, bh_error *e);
 void bh_worker_outcome_free(bh_worker_outcome *out);
 
 /* The worker program to spawn (free() it): bhost-worker beside the
