@@ -7,6 +7,7 @@
 #include "bh_mem.h"
 #include "bh_sha256.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,8 @@ static cJSON *regression_json(const bh_regress_config *rc)
                                                 : m->direction < 0 ? "higher"
                                                                    : "as reported");
         cJSON_AddBoolToObject(x, "ignore", m->ignore);
+        if (!isnan(m->noise_floor))
+            cJSON_AddNumberToObject(x, "noise_floor", m->noise_floor);
         cJSON_AddItemToArray(metrics, x);
     }
     for (size_t i = 0; i < rc->n_overrides; i++) {

@@ -72,6 +72,17 @@ static const char *unit_of(const char *metric, const bh_rv_case *cand, const bh_
     return m ? m->unit : "";
 }
 
+/* True when a run of c counted instructions (measure: instructions): its
+ * counts are compared on their own floor, its time under Valgrind not at
+ * all (docs/statistics.md section 11.7). c may be NULL. */
+static int counted(const bh_rv_case *c)
+{
+    for (size_t i = 0; c && i < c->n_runs; i++)
+        if (c->runs[i].timing && strcmp(c->runs[i].timing, "instructions") == 0)
+            return 1;
+    return 0;
+}
+
 /* Appends an item with the identity fields set and the rest empty. */
 static bh_regress_item *add_item(bh_regress_report *r, const bh_regress_config *cfg,
                                  const char *id, const char *base_id, const char *metric,
@@ -86,6 +97,8 @@ static bh_regress_item *add_item(bh_regress_report *r, const bh_regress_config *
     it.unit = bh_xstrdup(unit_of(metric, cand, base));
     it.direction = direction_of(cfg, metric, cand, base);
     bh_regress_thresholds_for(cfg, id, &it.th);
+    it.th.noise_floor = bh_regress_metric_floor(cfg, metric, counted(cand) || counted(base),
+                                                &it.th);
     it.st.p = it.st.q = NAN;
     it.st.change = it.st.change_lo = it.st.change_hi = NAN;
     it.st.base_center = it.st.cand_center = it.st.spread = it.st.level = NAN;
@@ -93,6 +106,18 @@ static bh_regress_item *add_item(bh_regress_report *r, const bh_regress_config *
     it.v.reason = "";
     BH_PUSH(r->items, r->n, r->cap, it);
     return &r->items[r->n - 1];
+}
+
+/* True when every value of both sides is the same number. */
+static int all_same(const double *bv, size_t nb, const double *cv, size_t nc)
+{
+    for (size_t i = 0; i < nb; i++)
+        if (bv[i] != bv[0])
+            return 0;
+    for (size_t i = 0; i < nc; i++)
+        if (cv[i] != bv[0])
+            return 0;
+    return 1;
 }
 
 /* Runs the test of an item from its values. */
@@ -105,10 +130,23 @@ static void test_values(bh_regress_item *it, const bh_regress_config *cfg, const
         it->untested_why = nb < 2 ? "fewer than 2 ok runs in the baseline"
                                   : "fewer than 2 ok runs in the candidate";
     } else if (bh_regress_test_unpaired(bv, nb, cv, nc, cfg->method, cfg->confidence,
-                                        &it->st) != 0) {
-        it->untested_why = "the baseline median is 0, so there is no relative change";
-    } else {
+                                        &it->st) == 0) {
         it->tested = 1;
+    } else if (all_same(bv, nb, cv, nc)) {
+        /* A count that is 0 in every run on both sides (a counting run's
+           misses, say) did not change, though no relative change exists:
+           every value ties, so the rank test's p is exactly 1 (and Welch's
+           difference exactly 0). */
+        it->st.test = cfg->method == BH_REGRESS_WELCH ? BH_REGRESS_TEST_WELCH
+                                                      : BH_REGRESS_TEST_MWU_NORMAL;
+        it->st.p = 1.0;
+        it->st.change = it->st.change_lo = it->st.change_hi = 0.0;
+        it->st.base_center = it->st.cand_center = bv[0];
+        it->st.spread = 0.0;
+        it->st.level = cfg->confidence;
+        it->tested = 1;
+    } else {
+        it->untested_why = "the baseline median is 0, so there is no relative change";
     }
 }
 
@@ -144,7 +182,7 @@ static void compare_case(bh_regress_report *r, const bh_regress_config *cfg,
 {
     const bh_regress_metric_cfg *tc = bh_regress_metric_find(cfg, BH_REGRESS_TIME);
 
-    if (!(tc && tc->ignore))
+    if (!(tc && tc->ignore) && !counted(base) && !counted(cand))
         test_metric(r, cfg, base, cand, BH_REGRESS_TIME);
     for (size_t i = 0; i < cand->n_metrics; i++) {
         const char *name = cand->metrics[i].name;

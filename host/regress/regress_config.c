@@ -25,7 +25,7 @@ static const char *const top_keys[] = {"noise_floor", "warning", "critical",
                                        "drift_min_runs", "metrics", "overrides"};
 static const char *const override_keys[] = {"match", "noise_floor", "warning",
                                             "critical"};
-static const char *const metric_keys[] = {"direction", "ignore"};
+static const char *const metric_keys[] = {"direction", "ignore", "noise_floor"};
 
 void bh_regress_config_default(bh_regress_config *c)
 {
@@ -213,18 +213,20 @@ static int parse_metrics(const ctx *x, const cJSON *m, bh_regress_config *c)
 
     if (!cJSON_IsObject(m))
         return fail(x, "metrics", "expected a map of metric name -> {direction: "
-                    "lower|higher, ignore: true|false}, got %s", got(m, g, sizeof(g)));
+                    "lower|higher, ignore: true|false, noise_floor: 1%%}, got %s",
+                    got(m, g, sizeof(g)));
     cJSON_ArrayForEach(it, m) {
-        bh_regress_metric_cfg mc = {NULL, 0, 0};
+        bh_regress_metric_cfg mc = {NULL, 0, 0, NAN};
         const cJSON *d = cJSON_GetObjectItemCaseSensitive(it, "direction");
         const cJSON *ig = cJSON_GetObjectItemCaseSensitive(it, "ignore");
+        const cJSON *nf = cJSON_GetObjectItemCaseSensitive(it, "noise_floor");
         char path[256];
 
         snprintf(path, sizeof(path), "metrics.%s", it->string);
         if (!cJSON_IsObject(it))
             return fail(x, path, "expected a map like {direction: higher}, got %s",
                         got(it, g, sizeof(g)));
-        if (check_keys(x, it, path, metric_keys, 2) != 0)
+        if (check_keys(x, it, path, metric_keys, 3) != 0)
             return -1;
         if (d) {
             char dpath[300];
@@ -244,6 +246,16 @@ static int parse_metrics(const ctx *x, const cJSON *m, bh_regress_config *c)
             snprintf(ipath, sizeof(ipath), "%s.ignore", path);
             if (get_bool(x, ig, ipath, &mc.ignore) != 0)
                 return -1;
+        }
+        if (nf) {
+            char fpath[300];
+
+            snprintf(fpath, sizeof(fpath), "%s.noise_floor", path);
+            if (get_percent(x, nf, fpath, &mc.noise_floor) != 0)
+                return -1;
+            if (mc.noise_floor > c->th.warning)
+                return fail(x, fpath, "noise_floor (%g%%) must not be above warning (%g%%)",
+                            mc.noise_floor * 100, c->th.warning * 100);
         }
         mc.name = bh_xstrdup(it->string);
         BH_PUSH(c->metrics, c->n_metrics, cap, mc);
@@ -433,6 +445,24 @@ void bh_regress_thresholds_for(const bh_regress_config *c, const char *case_id,
         out->warning = out->critical;
     if (out->noise_floor > out->warning)
         out->noise_floor = out->warning;
+}
+
+double bh_regress_metric_floor(const bh_regress_config *c, const char *metric, int counted,
+                               const bh_regress_thresholds *th)
+{
+    /* The names callgrind_run.h gives a counting run's metrics. */
+    static const char *const counts[] = {"instructions", "l1_misses", "ll_misses"};
+    const bh_regress_metric_cfg *mc = bh_regress_metric_find(c, metric);
+    double f = th->noise_floor;
+
+    if (mc && !isnan(mc->noise_floor)) {
+        f = mc->noise_floor;
+    } else if (counted) {
+        for (size_t i = 0; i < sizeof(counts) / sizeof(*counts); i++)
+            if (strcmp(metric, counts[i]) == 0)
+                f = BH_REGRESS_COUNT_FLOOR;
+    }
+    return f > th->warning ? th->warning : f;
 }
 
 const bh_regress_metric_cfg *bh_regress_metric_find(const bh_regress_config *c,

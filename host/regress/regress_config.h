@@ -18,6 +18,7 @@
  *     drift_min_runs: 5      # fewer recorded than this: no drift floor
  *     metrics:               # per extra metric ("time" is the timing)
  *       tokens_per_s: {direction: higher}   # or lower; ignore: true
+ *       instructions: {noise_floor: 0.1%}   # this metric's own floor
  *     overrides:             # by glob on the case id; later entries win
  *       - match: "tensor/gemm*"
  *         noise_floor: 2%
@@ -49,7 +50,15 @@ typedef struct bh_regress_metric_cfg {
     char *name;
     int direction; /* +1 lower is better, -1 higher, 0 = as the result says */
     int ignore;    /* 1: not compared */
+    double noise_floor; /* the metric's floor, replacing the case's; NAN:
+                           not set */
 } bh_regress_metric_cfg;
+
+/* The noise floor of the counts of a counting run (measure: instructions,
+ * host/supervisor/callgrind_run.h): instructions and simulated misses are
+ * the same from run to run, so a change of 0.1% is a real one
+ * (docs/statistics.md section 11.7). */
+#define BH_REGRESS_COUNT_FLOOR 0.001
 
 typedef struct bh_regress_config {
     bh_regress_thresholds th; /* global thresholds */
@@ -89,6 +98,14 @@ void bh_regress_config_free(bh_regress_config *c);
  * noise_floor to warning where several overrides combined out of order. */
 void bh_regress_thresholds_for(const bh_regress_config *c, const char *case_id,
                                bh_regress_thresholds *out);
+
+/* The noise floor of metric in a case whose thresholds are th (from
+ * bh_regress_thresholds_for): the metric's configured noise_floor, else
+ * BH_REGRESS_COUNT_FLOOR for the counts of a counting run (counted != 0
+ * and metric one of instructions, l1_misses, ll_misses), else
+ * th->noise_floor; never above th->warning. Pure. */
+double bh_regress_metric_floor(const bh_regress_config *c, const char *metric, int counted,
+                               const bh_regress_thresholds *th);
 
 /* The configured entry for a metric name, or NULL. */
 const bh_regress_metric_cfg *bh_regress_metric_find(const bh_regress_config *c,
