@@ -48,6 +48,10 @@ static const char run_usage[] =
     "                       the least time one sample takes, e.g. 10ms\n"
     "                       (--min-time is the same)\n"
     "  --timeout DURATION   per-run timeout, e.g. 30s\n"
+    "  --measure time|instructions\n"
+    "                       what every case measures: time, or instructions\n"
+    "                       and simulated cache misses per iteration counted\n"
+    "                       under valgrind (overrides the config's measure)\n"
     "  --json               print the result document on stdout instead\n"
     "                       of the table\n"
     "  --quiet              no table and no progress line\n"
@@ -114,6 +118,7 @@ typedef struct run_opts {
     int json;
     int quiet;
     int verbose;
+    int measure;             /* -1: not given, else a bh_measure */
     int allow_unsafe;
     bh_run_verdict verdict; /* --baseline and friends */
     bh_run_store store;     /* --store, --no-store, --notify */
@@ -149,6 +154,7 @@ static const bh_opt run_options[] = {
     {"sample-time", 't', 0, BH_OPT_VALUE, "the least time one sample takes"},
     {"min-time", 't', 0, BH_OPT_VALUE, "the same as --sample-time"},
     {"timeout", 'O', 0, BH_OPT_VALUE, "per-run timeout"},
+    {"measure", 'M', 0, BH_OPT_VALUE, "time, or instructions counted under valgrind"},
     {"json", 'j', 0, BH_OPT_FLAG, "print the result document instead of the table"},
     {"quiet", 'q', 0, BH_OPT_FLAG, "no table and no progress line"},
     {"verbose", 'v', 'v', BH_OPT_FLAG, "each case's runs, flags and settings"},
@@ -176,6 +182,7 @@ static int parse(int argc, char **argv, run_opts *o)
     memset(o, 0, sizeof(*o));
     o->results_dir = "results";
     o->warmup_ns = UINT64_MAX;
+    o->measure = -1;
     bh_opts_init(&p, "run", run_options, argc, argv, 1);
     while ((ch = bh_opts_next(&p)) > 0) {
         switch (ch) {
@@ -212,6 +219,13 @@ static int parse(int argc, char **argv, run_opts *o)
         case 'O':
             if (duration_arg("--timeout", p.value, 1, &o->timeout_ns) != 0)
                 return -1;
+            break;
+        case 'M':
+            if (strcmp(p.value, "time") != 0 && strcmp(p.value, "instructions") != 0) {
+                bh_cli_error("run: --measure '%s': expected time or instructions", p.value);
+                return -1;
+            }
+            o->measure = strcmp(p.value, "time") == 0 ? BH_MEASURE_TIME : BH_MEASURE_INSTRUCTIONS;
             break;
         case 'j':
             o->json = 1;
@@ -301,6 +315,8 @@ static void apply_overrides(bh_config *cfg, const run_opts *o)
             s->sample_time_ns = o->sample_time_ns;
         if (o->timeout_ns)
             s->timeout_ns = o->timeout_ns;
+        if (o->measure >= 0)
+            s->measure = o->measure;
         if (o->has_seed)
             s->seed = o->seed;
     }
