@@ -44,7 +44,7 @@ groups=(
   "the PostgreSQL results store and the store tests|libpq-dev postgresql sqlite3"
   "webhook alerts (--notify)|libcurl4-openssl-dev"
   "the report export tests|chromium libbenchmark-tools python3-scipy python3-junitparser
-    libxml2-utils"
+    libxml2-utils cmark-gfm"
   "the Google Benchmark anchor|libbenchmark-dev"
   "the tokenizer plugin|libutf8proc-dev"
   "the tokenizer data and its exactness test|sentencepiece nodejs gettext unicode-data

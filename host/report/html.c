@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
-/* The single-file HTML report: inline CSS, inline SVG charts, no scripts
- * and no external resources (a Content-Security-Policy that forbids them
- * makes any slip visible as a browser error). Sections: summary table,
- * baseline changes, distributions, roofline, backends side by side,
- * history trends, run and system. */
+/* The single-file HTML report: inline CSS, inline SVG charts, one small
+ * inline script (sorting and filtering the summary table) and no external
+ * resources (a Content-Security-Policy that allows only that script, by
+ * its hash, makes any slip visible as a browser error). Sections: summary
+ * table, baseline changes, distributions, roofline, backends side by
+ * side, history trends, run and system. */
 #include "html.h"
 
 #include "report_text.h"
@@ -20,6 +21,8 @@ static const char css[] =
     "header{padding:18px 32px 10px;border-bottom:1px solid var(--bd)}"
     "h1{font-size:22px;margin:0 0 4px}"
     "h2{font-size:18px;margin:30px 0 8px;border-bottom:1px solid var(--bd);padding-bottom:4px}"
+    /* the sticky navigation bar must not cover a heading it jumped to */
+    "section[id]{scroll-margin-top:64px}"
     "h3{font-size:14px;margin:16px 0 4px;font-family:ui-monospace,Menlo,Consolas,monospace}"
     "nav{padding:8px 32px;background:var(--alt);border-bottom:1px solid var(--bd);"
     "position:sticky;top:0;z-index:2}"
@@ -32,6 +35,11 @@ static const char css[] =
     "th,td{padding:3px 10px;border-bottom:1px solid var(--bd);text-align:left;"
     "vertical-align:top}"
     "th{background:var(--alt);font-weight:600}"
+    "th[data-sort]{cursor:pointer;white-space:nowrap}"
+    "th[aria-sort=ascending]::after{content:' \\25b2'}"
+    "th[aria-sort=descending]::after{content:' \\25bc'}"
+    ".why{color:var(--mut);font-size:12px;font-weight:400;max-width:46em;white-space:normal}"
+    ".filters{margin:6px 0}.filters label{margin-right:14px}"
     "td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
     ".id{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px}"
     ".ok{color:#2e7d32}.bad{color:#c62828;font-weight:600}.skip{color:#8d6e00}"
@@ -48,6 +56,12 @@ static const char css[] =
     "svg .m{fill:#5f6b7a}svg .c{font-family:ui-monospace,Menlo,Consolas,monospace}"
     "svg .b{font-weight:700}"
     "details>summary{cursor:pointer;color:#1558b0}"
+    ".warn{color:#c62828}ul.warn{margin:4px 0;padding-left:20px}"
+    ".legend span{margin-right:14px;white-space:nowrap}"
+    ".legend i,i.sw{display:inline-block;width:10px;height:10px;border-radius:50%;"
+    "margin-right:4px;vertical-align:-1px}"
+    ".legend i.hollow{border:2px solid #5f6b7a;width:7px;height:7px}"
+    ".legend i.ring{border:2.5px solid;width:9px;height:9px}"
     "footer{padding:12px 32px;color:var(--mut);border-top:1px solid var(--bd);font-size:12px}";
 
 /* Appends s escaped for HTML. */
@@ -56,105 +70,14 @@ static void esc(bh_strbuf *b, const char *s)
     bh_html_esc(b, s);
 }
 
-/* The CSS class of a status cell. */
-static const char *status_class(const char *st)
-{
-    if (strcmp(st, "ok") == 0)
-        return "ok";
-    if (strcmp(st, "skipped") == 0 || strcmp(st, "unsupported") == 0)
-        return "skip";
-    return "bad";
-}
-
-/* A verdict chip: colored label with the change. */
-static void verdict_chip(bh_strbuf *b, const bh_rv_case *r)
-{
-    char c[32] = "";
-
-    if (!r->verdict) {
-        bh_strbuf_puts(b, "<span class=\"note\">-</span>");
-        return;
-    }
-    bh_strbuf_printf(b, "<span class=\"v\" style=\"background:%s\">",
-                     bh_svg_verdict_color(r->verdict, r->severity));
-    esc(b, r->verdict);
-    if (r->severity && *r->severity) {
-        bh_strbuf_puts(b, " (");
-        esc(b, r->severity);
-        bh_strbuf_puts(b, ")");
-    }
-    bh_strbuf_puts(b, "</span>");
-    if (r->head && isfinite(r->head->change)) {
-        bh_report_fmt_change(r->head->change, c, sizeof(c));
-        bh_strbuf_printf(b, " %s", c);
-    }
-}
-
-/* The table of every case: status, median, CI, CV, throughput, roofline
- * and verdict. */
-static void summary_table(bh_strbuf *b, const bh_result_view *view)
-{
-    bh_strbuf_puts(b, "<div class=\"scroll\"><table><thead><tr><th>case</th><th>status</th>"
-                      "<th>median</th><th>99% CI</th><th>CV</th><th>throughput</th>");
-    if (view->n_roofline)
-        bh_strbuf_puts(b, "<th>roofline</th>");
-    if (view->n_verdicts)
-        bh_strbuf_puts(b, "<th>verdict</th>");
-    bh_strbuf_puts(b, "</tr></thead><tbody>\n");
-    for (size_t i = 0; i < view->n_cases; i++) {
-        const bh_rv_case *r = &view->cases[i];
-        char med[32] = "-", lo[32] = "", hi[32] = "", cv[32] = "-", tp[48] = "-";
-
-        if (r->summary.present) {
-            bh_fmt_time(r->summary.median, med, sizeof(med));
-            if (isfinite(r->summary.median_ci_lo) && isfinite(r->summary.median_ci_hi)) {
-                bh_fmt_time(r->summary.median_ci_lo, lo, sizeof(lo));
-                bh_fmt_time(r->summary.median_ci_hi, hi, sizeof(hi));
-            }
-            bh_fmt_pct(r->summary.spread_cv, cv, sizeof(cv));
-            if (isfinite(r->rate))
-                bh_fmt_rate(r->rate, r->rate_unit, tp, sizeof(tp));
-        }
-        bh_strbuf_puts(b, "<tr><td class=\"id\">");
-        esc(b, r->id);
-        bh_strbuf_printf(b, "</td><td class=\"%s\"", status_class(r->status));
-        if (*r->message) {
-            bh_strbuf_puts(b, " title=\"");
-            esc(b, r->message);
-            bh_strbuf_puts(b, "\"");
-        }
-        bh_strbuf_puts(b, ">");
-        esc(b, r->status);
-        bh_strbuf_printf(b, "</td><td class=\"n\">%s</td><td class=\"n\">", med);
-        if (*lo)
-            bh_strbuf_printf(b, "[%s, %s]", lo, hi);
-        bh_strbuf_printf(b, "</td><td class=\"n\">%s</td><td class=\"n\">", cv);
-        esc(b, tp);
-        bh_strbuf_puts(b, "</td>");
-        if (view->n_roofline) {
-            bh_strbuf_puts(b, "<td class=\"n\">");
-            if (isfinite(r->roof.fraction))
-                bh_strbuf_printf(b, "%.1f%% %s", r->roof.fraction * 100,
-                                 strcmp(r->roof.bound, "memory") == 0 ? "mem" : "comp");
-            bh_strbuf_puts(b, "</td>");
-        }
-        if (view->n_verdicts) {
-            bh_strbuf_puts(b, "<td>");
-            verdict_chip(b, r);
-            bh_strbuf_puts(b, "</td>");
-        }
-        bh_strbuf_puts(b, "</tr>\n");
-    }
-    bh_strbuf_puts(b, "</tbody></table></div>\n");
-}
-
-/* Status counts and the comparison's verdict counts as chips. */
+/* Status counts and the comparison's verdict counts as chips: every
+ * verdict word the comparison counted, in the order of
+ * bh_rv_verdict_rank (words it does not know last, as they come). */
 static void chips(bh_strbuf *b, const bh_result_view *view)
 {
     static const char *const st[] = {"ok",      "skipped", "unsupported", "failed",
                                      "invalid", "crashed", "timeout",     "oom"};
-    static const char *const vk[] = {"regressed", "improved",     "inconclusive", "within noise",
-                                     "no change", "new",          "missing"};
+    const cJSON *it;
 
     bh_strbuf_puts(b, "<div class=\"chips\">");
     for (size_t k = 0; k < sizeof(st) / sizeof(*st); k++) {
@@ -166,13 +89,16 @@ static void chips(bh_strbuf *b, const bh_result_view *view)
             bh_strbuf_printf(b, "<span style=\"background:%s\">%zu %s</span>",
                              k == 0 ? "#2e7d32" : k < 3 ? "#8d6e00" : "#c62828", n, st[k]);
     }
-    for (size_t k = 0; k < sizeof(vk) / sizeof(*vk); k++) {
-        double n = bh_rv_comparison_count(&view->comparison, vk[k]);
-
-        if (n > 0)
-            bh_strbuf_printf(b, "<span style=\"background:%s\">%.0f %s</span>",
-                             bh_svg_verdict_color(vk[k], "critical"), n, vk[k]);
-    }
+    for (int rank = 0; rank <= 9; rank++)
+        cJSON_ArrayForEach(it, view->comparison.counts) {
+            if (!it->string || !cJSON_IsNumber(it) || !(it->valuedouble > 0) ||
+                bh_rv_verdict_rank(it->string, "critical") != rank)
+                continue;
+            bh_strbuf_printf(b, "<span style=\"background:%s\">%.0f ",
+                             bh_svg_verdict_color(it->string, "critical"), it->valuedouble);
+            esc(b, it->string);
+            bh_strbuf_puts(b, "</span>");
+        }
     bh_strbuf_puts(b, "</div>\n");
 }
 
@@ -240,14 +166,21 @@ static void system_section(bh_strbuf *b, const bh_result_view *v)
     bh_strbuf_free(&cmd);
 }
 
-/* The document head: CSP (no scripts, no fetches), title and the style. */
+/* The document head: CSP (no fetches, no script but the report's own by
+ * its hash), title and the style. */
 static void head(bh_strbuf *b, const char *name)
 {
-    bh_strbuf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-                      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src "
-                      "'none'; style-src 'unsafe-inline'; img-src data:\">\n"
-                      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-                      "<title>bhost report: ");
+    char hash[BH_HTML_HASH_LEN];
+
+    bh_html_script_hash(hash);
+    bh_strbuf_printf(b,
+                     "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                     "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src "
+                     "'none'; style-src 'unsafe-inline'; img-src data:; script-src "
+                     "'sha256-%s'\">\n"
+                     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                     "<title>bhost report: ",
+                     hash);
     esc(b, name);
     bh_strbuf_printf(b, "</title>\n<style>%s</style>\n</head>\n<body>\n", css);
 }
@@ -281,9 +214,7 @@ void bh_report_html(const cJSON *doc, const bh_report_ctx *ctx, bh_strbuf *out)
                         "<a href=\"#backends\">Backends</a>"
                         "<a href=\"#history\">History</a>"
                         "<a href=\"#system\">Run and system</a></nav>\n<main>\n");
-    bh_strbuf_puts(out, "<section id=\"summary\"><h2>Summary</h2>\n");
-    summary_table(out, &view);
-    bh_strbuf_puts(out, "</section>\n");
+    bh_report_html_summary(out, &view);
     bh_report_html_changes(out, &view);
     bh_report_html_dist(out, &view);
     bh_report_html_roofline(out, &view);
@@ -292,7 +223,9 @@ void bh_report_html(const cJSON *doc, const bh_report_ctx *ctx, bh_strbuf *out)
     system_section(out, &view);
     bh_strbuf_puts(out, "</main>\n<footer>Generated by bhost ");
     esc(out, bh_report_str_or(view.run.host_version, ""));
-    bh_strbuf_puts(out, " from a bhost.result/1 document. Self-contained: no scripts, no "
-                        "network.</footer>\n</body>\n</html>\n");
+    bh_strbuf_puts(out, " from a bhost.result/1 document. Self-contained: one inline script "
+                        "(sorting and filtering the summary), no network.</footer>\n<script>");
+    bh_strbuf_puts(out, bh_html_script());
+    bh_strbuf_puts(out, "</script>\n</body>\n</html>\n");
     bh_result_view_free(&view);
 }

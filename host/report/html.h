@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* Internal to the HTML report: the sections (one file each) and the SVG
  * helpers they share. Every section appends well-formed HTML with all
- * document text escaped, and inline SVG only: no scripts, no external
- * resources. */
+ * document text escaped, and inline SVG only: no external resources, and
+ * no script but the one of html_script.c (allowed by its hash). */
 #ifndef BH_REPORT_HTML_H
 #define BH_REPORT_HTML_H
 
@@ -32,10 +32,31 @@ void bh_svg_open(bh_strbuf *b, double w, double h, const char *label);
 void bh_svg_text(bh_strbuf *b, double x, double y, const char *anchor, const char *cls,
                  const char *text);
 
-/* s shortened to at most max bytes for a chart label: its start, an
- * ellipsis and its end (the part that tells cases apart); whole when it
- * fits. */
+/* s shortened to at most max characters for a chart label: its start
+ * and an ellipsis, never its middle cut out (the end of an id holds the
+ * parameters and device that tell rows apart, so labels come from
+ * bh_html_labels first); whole when it fits. */
 void bh_svg_clip(const char *s, size_t max, char *buf, size_t cap);
+
+/* The longest chart label drawn whole, in characters. */
+#define BH_HTML_LABEL_MAX 110
+
+/* Chart labels of the case ids ids[0..n) of one chart: each id without
+ * the parameters ("k=v") that all n ids share (no empty "[]"), and without
+ * the "plugin/benchmark" group when drop_group is set and all share it;
+ * with one id, the id. Labels of distinct ids stay distinct unless they
+ * differ only in parameter order. Returns n new strings (free with
+ * bh_html_labels_free). */
+char **bh_html_labels(const char *const *ids, size_t n, int drop_group);
+void bh_html_labels_free(char **labels, size_t n);
+
+/* The characters (UTF-8 code points) of s. */
+size_t bh_html_text_chars(const char *s);
+
+/* The width in pixels of a label column for labels[0..n) in the charts'
+ * 11px monospace (right-aligned, 8px from the plot), at most
+ * BH_HTML_LABEL_MAX characters. */
+double bh_html_label_px(char *const *labels, size_t n);
 
 /* <title> with escaped content (a native tooltip). */
 void bh_svg_title(bh_strbuf *b, const char *text);
@@ -50,6 +71,20 @@ void bh_report_html_dist(bh_strbuf *b, const bh_result_view *view);
 void bh_report_html_roofline(bh_strbuf *b, const bh_result_view *view);
 void bh_report_html_backends(bh_strbuf *b, const bh_result_view *view);
 void bh_report_html_history(bh_strbuf *b, const cJSON *doc, const bh_report_history *h);
+
+/* The summary section: a table of every case (status with the reason
+ * when not ok, median, CI, CV, throughput, roofline, verdict) with the
+ * controls the report's script uses to filter and sort it. */
+void bh_report_html_summary(bh_strbuf *b, const bh_result_view *view);
+
+/* The report's one inline script (sorting and filtering the summary
+ * table; the page works without it), static text. */
+const char *bh_html_script(void);
+
+/* The Content-Security-Policy source of that script, "sha256-" not
+ * included: the base64 SHA-256 of its text (44 characters and a NUL). */
+#define BH_HTML_HASH_LEN 45
+void bh_html_script_hash(char out[BH_HTML_HASH_LEN]);
 
 /* Escapes s into b (HTML text and attribute values alike). */
 void bh_html_esc(bh_strbuf *b, const char *s);

@@ -3,7 +3,12 @@
  * metric) with a bar from 0 to the estimated change and its confidence
  * interval as a line with caps, colored by verdict, the noise floor as a
  * grey band, most notable first. The axis is symmetric-logarithmic
- * (linear within +-1%, logarithmic beyond) so +1% and +300% both read. */
+ * (linear within +-1%, logarithmic beyond) so +1% and +300% both read;
+ * it ends at -100% on the left when no change or bound goes below it (a
+ * ratio of positive values, a time or a rate, cannot fall further), and
+ * an interval is drawn only when both its bounds are finite (a comparison
+ * with too few runs has none: its text says so). Row labels keep the
+ * parameters that tell rows apart (bh_html_labels), never cut. */
 #include "html.h"
 
 #include "bh_mem.h"
@@ -14,11 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define W 1120.0
-#define LABEL 330.0
 #define PLOT 400.0
+#define TEXT 390.0 /* the change, its interval and the verdict at the right */
 #define ROW 20.0
-#define LABEL_CHARS 48 /* monospace 11px characters in LABEL - 8 pixels */
 #define TOP 30.0
 #define LIN 0.01 /* symlog: linear scale below 1% */
 
@@ -27,6 +30,7 @@ typedef struct item {
     const bh_rv_change *ch;
     int rank;
     size_t pos;
+    const char *label; /* the row's label (borrowed from the label set) */
 } item;
 
 /* Rows order: verdict rank, then the larger change, then document order. */
@@ -57,7 +61,8 @@ static double px(const bh_svg_axis *ax, double v, int *edge)
     return bh_svg_pos(ax, fmin(fmax(s, ax->d0), ax->d1));
 }
 
-/* Grid lines and labels at 0 and +-1%, 10%, 100%, 1000% within the axis. */
+/* Grid lines and labels at 0 and +-1%, 10%, 100%, 1000% within the axis
+ * (-100% is the left end when the axis stops there). */
 static void axis(bh_strbuf *b, const bh_svg_axis *ax, double decades, double h)
 {
     for (int k = -4; k <= 4; k++) {
@@ -66,7 +71,7 @@ static void axis(bh_strbuf *b, const bh_svg_axis *ax, double decades, double h)
         double x;
         char lab[32];
 
-        if (fabs(slog(v)) > decades + 0.01)
+        if (slog(v) < ax->d0 - 0.01 || slog(v) > ax->d1 + 0.01)
             continue;
         /* +-1% crowd the 0 label on wide axes: lines only */
         if (abs(k) == 1 && decades >= 3) {
@@ -114,19 +119,24 @@ static void row(bh_strbuf *b, const item *it, const bh_svg_axis *ax, double y)
     double xc = px(ax, ch->change, &e0);
     double xl = px(ax, ch->lo, &e1);
     double xh = px(ax, ch->hi, &e2);
-    char c[32], lo[32], hi[32], q[32], txt[200], label[600], clipped[256];
+    int finite = isfinite(ch->lo) && isfinite(ch->hi);
+    char c[32], lo[32], hi[32], ci[80], q[32], txt[240], label[600], clipped[640];
 
     bh_report_fmt_change(ch->change, c, sizeof(c));
     bh_report_fmt_change(ch->lo, lo, sizeof(lo));
     bh_report_fmt_change(ch->hi, hi, sizeof(hi));
     bh_report_fmt_p(ch->q, q, sizeof(q));
-    if (strcmp(ch->metric, "time") == 0)
-        snprintf(label, sizeof(label), "%s", it->r->id);
+    if (finite)
+        snprintf(ci, sizeof(ci), "[%s, %s]", lo, hi);
     else
-        snprintf(label, sizeof(label), "%s \xc2\xb7 %s", it->r->id, ch->metric);
+        snprintf(ci, sizeof(ci), "(no finite interval)");
+    if (strcmp(ch->metric, "time") == 0)
+        snprintf(label, sizeof(label), "%s", it->label);
+    else
+        snprintf(label, sizeof(label), "%s \xc2\xb7 %s", it->label, ch->metric);
     bh_strbuf_puts(b, "<g>");
-    snprintf(txt, sizeof(txt), "%s %s [%s, %s], q=%s, %s%s%s%s", ch->metric, c, lo, hi, q,
-             ch->verdict, ch->severity ? " (" : "", ch->severity ? ch->severity : "",
+    snprintf(txt, sizeof(txt), "%s %s %s, q=%s, %s%s%s%s", ch->metric, c, ci, q, ch->verdict,
+             ch->severity ? " (" : "", ch->severity ? ch->severity : "",
              ch->severity ? ")" : "");
     {
         char *tip = bh_xasprintf("%s: %s", it->r->id, txt);
@@ -145,7 +155,7 @@ static void row(bh_strbuf *b, const item *it, const bh_svg_axis *ax, double y)
                      "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"10\" fill=\"%s\" "
                      "fill-opacity=\"0.85\"/>",
                      fmin(x0, xc), cy - 5, fmax(fabs(xc - x0), 1.0), col);
-    if (!isnan(ch->lo) && !isnan(ch->hi)) {
+    if (finite) {
         bh_strbuf_printf(b,
                          "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
                          "stroke=\"#263238\" stroke-width=\"1.5\"/>",
@@ -153,12 +163,22 @@ static void row(bh_strbuf *b, const item *it, const bh_svg_axis *ax, double y)
         cap_mark(b, xl, cy, e1, -1);
         cap_mark(b, xh, cy, e2, 1);
     }
-    bh_svg_clip(label, LABEL_CHARS, clipped, sizeof(clipped));
-    bh_svg_text(b, LABEL - 8, cy + 4, "end", "c", clipped);
-    snprintf(txt, sizeof(txt), "%s [%s, %s] %s%s%s%s", c, lo, hi, ch->verdict,
+    bh_svg_clip(label, BH_HTML_LABEL_MAX, clipped, sizeof(clipped));
+    bh_svg_text(b, ax->p0 - 8, cy + 4, "end", "c", clipped);
+    snprintf(txt, sizeof(txt), "%s %s %s%s%s%s", c, finite ? ci : "(no interval)", ch->verdict,
              ch->severity ? " (" : "", ch->severity ? ch->severity : "", ch->severity ? ")" : "");
-    bh_svg_text(b, LABEL + PLOT + 12, cy + 4, "start", NULL, txt);
+    bh_svg_text(b, ax->p1 + 12, cy + 4, "start", NULL, txt);
     bh_strbuf_puts(b, "</g>\n");
+}
+
+/* The extent of one side of the axis in symlog decades for the largest
+ * change w (>= 0) on that side: whole decades, at least one; to -100%
+ * exactly when bounded there. */
+static double side(double w, int bounded)
+{
+    double d = fmax(ceil(slog(fmin(w, 1000.0)) - 1e-9), 1);
+
+    return bounded && d > slog(1.0) ? slog(1.0) : d;
 }
 
 /* See html.h. */
@@ -166,25 +186,29 @@ void bh_report_html_changes(bh_strbuf *b, const bh_result_view *view)
 {
     size_t cap = 0, n = 0;
     item *items = NULL;
-    double worst = LIN;
-    double decades, h;
+    double neg = LIN, pos = LIN, h, lw;
+    int bounded = 1;
+    const char **ids;
+    char **labels;
     bh_svg_axis ax;
 
     bh_strbuf_puts(b, "<section id=\"changes\"><h2>Changes against the baseline</h2>\n");
     for (size_t i = 0; i < view->n_cases; i++)
         for (size_t k = 0; k < view->cases[i].n_changes; k++) {
             const bh_rv_change *ch = &view->cases[i].changes[k];
+            double v[3] = {ch->change, ch->lo, ch->hi};
 
             if (!isfinite(ch->change))
                 continue;
             BH_PUSH(items, n, cap,
                     ((item){&view->cases[i], ch, bh_rv_verdict_rank(ch->verdict, ch->severity),
-                            n}));
-            worst = fmax(worst, fabs(ch->change));
-            if (isfinite(ch->lo))
-                worst = fmax(worst, fabs(ch->lo));
-            if (isfinite(ch->hi))
-                worst = fmax(worst, fabs(ch->hi));
+                            n, NULL}));
+            /* the interval sets the axis only where it is drawn */
+            for (int j = 0; j < (isfinite(ch->lo) && isfinite(ch->hi) ? 3 : 1); j++) {
+                neg = fmax(neg, -v[j]);
+                pos = fmax(pos, v[j]);
+                bounded &= v[j] >= -1.0;
+            }
         }
     if (n == 0) {
         bh_strbuf_puts(b, "<p class=\"note\">No comparison with a baseline in this result "
@@ -194,18 +218,25 @@ void bh_report_html_changes(bh_strbuf *b, const bh_result_view *view)
         return;
     }
     qsort(items, n, sizeof(item), cmp_item);
-    decades = ceil(slog(fmin(worst, 1000.0)) - 1e-9);
-    if (decades < 1)
-        decades = 1;
-    ax = (bh_svg_axis){-decades, decades, LABEL, LABEL + PLOT};
+    ids = bh_xcalloc(n, sizeof(char *));
+    for (size_t k = 0; k < n; k++)
+        ids[k] = items[k].r->id;
+    labels = bh_html_labels(ids, n, 0);
+    for (size_t k = 0; k < n; k++)
+        items[k].label = labels[k];
+    lw = bh_html_label_px(labels, n) + 40; /* room for " · metric" */
+    ax = (bh_svg_axis){-side(neg, bounded), side(pos, 0), lw, lw + PLOT};
     h = TOP + ROW * (double)n + 8;
     bh_strbuf_puts(b, "<p class=\"note\">Relative change of each metric, candidate against "
-                      "baseline (for time, + is slower), with its confidence interval; grey "
-                      "band: the noise floor. Colors: the verdict.</p>\n");
-    bh_svg_open(b, W, h, "changes against the baseline");
-    axis(b, &ax, decades, h);
+                      "baseline (for time, + is slower), with its confidence interval where "
+                      "both its ends are finite; grey band: the noise floor. Colors: the "
+                      "verdict.</p>\n<div class=\"scroll\">");
+    bh_svg_open(b, lw + PLOT + TEXT, h, "changes against the baseline");
+    axis(b, &ax, fmax(-ax.d0, ax.d1), h);
     for (size_t k = 0; k < n; k++)
         row(b, &items[k], &ax, TOP + ROW * (double)k);
-    bh_strbuf_puts(b, "</svg>\n</section>\n");
+    bh_strbuf_puts(b, "</svg></div>\n</section>\n");
+    bh_html_labels_free(labels, n);
+    free(ids);
     free(items);
 }

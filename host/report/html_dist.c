@@ -15,11 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define W 1120.0
-#define LABEL 300.0
 #define PLOT 440.0
+#define TEXT 380.0 /* the median and its CI at the right */
 #define ROW 22.0
-#define LABEL_CHARS 44 /* monospace 11px characters in LABEL - 8 pixels */
 #define TOP 28.0
 
 /* The deviation of v from m on the axis: ln(v / m) (timings are skewed
@@ -129,20 +127,21 @@ static void axis(bh_strbuf *b, const bh_svg_axis *ax, size_t lo, size_t hi, doub
 static void row(bh_strbuf *b, const bh_rv_case *r, const bh_svg_axis *ax, double y,
                 const char *full_label)
 {
-    char label[256];
+    char label[640];
+    const double left = ax->p0; /* the plot; labels end 8 pixels before it */
     double *v = NULL;
     size_t nv = 0;
     double cy = y + ROW / 2;
     int c1, c2;
     char med[32], lo[32], hi[32], txt[160], tip[512];
 
-    bh_svg_clip(full_label, LABEL_CHARS, label, sizeof(label));
+    bh_svg_clip(full_label, BH_HTML_LABEL_MAX, label, sizeof(label));
 
     bh_strbuf_puts(b, "<g>");
     if (!r->summary.present || !(r->summary.median > 0)) {
-        bh_svg_text(b, LABEL - 8, cy + 4, "end", "c", label);
+        bh_svg_text(b, left - 8, cy + 4, "end", "c", label);
         snprintf(txt, sizeof(txt), "%s: no timing", r->status);
-        bh_svg_text(b, LABEL + 4, cy + 4, "start", "m", txt);
+        bh_svg_text(b, left + 4, cy + 4, "start", "m", txt);
         bh_strbuf_puts(b, "</g>");
         return;
     }
@@ -153,7 +152,7 @@ static void row(bh_strbuf *b, const bh_rv_case *r, const bh_svg_axis *ax, double
     snprintf(tip, sizeof(tip), "%s: median %s, 99%% CI [%s, %s], %zu run medians", r->id, med,
              lo, hi, nv);
     bh_svg_title(b, tip);
-    bh_svg_text(b, LABEL - 8, cy + 4, "end", "c", label);
+    bh_svg_text(b, left - 8, cy + 4, "end", "c", label);
     if (isfinite(r->summary.p5) && isfinite(r->summary.p95)) {
         double x1 = xpos(ax, rel(r->summary.p5, r->summary.median), &c1);
         double x2 = xpos(ax, rel(r->summary.p95, r->summary.median), &c2);
@@ -190,7 +189,7 @@ static void row(bh_strbuf *b, const bh_rv_case *r, const bh_svg_axis *ax, double
                          x, jy, clamped ? "#c62828" : "#37474f");
     }
     snprintf(txt, sizeof(txt), "%s  [%s, %s]", med, lo, hi);
-    bh_svg_text(b, LABEL + PLOT + 12, cy + 4, "start", NULL, txt);
+    bh_svg_text(b, ax->p1 + 12, cy + 4, "start", NULL, txt);
     bh_strbuf_puts(b, "</g>");
     free(v);
 }
@@ -199,24 +198,29 @@ static void row(bh_strbuf *b, const bh_rv_case *r, const bh_svg_axis *ax, double
 static void group_chart(bh_strbuf *b, const bh_result_view *view, const size_t *idx, size_t n)
 {
     size_t lo, hi;
-    double h = TOP + ROW * (double)n + 8;
+    double h = TOP + ROW * (double)n + 8, lw;
     bh_svg_axis ax;
     const bh_rv_case *first = &view->cases[idx[0]];
+    const char **ids = bh_xcalloc(n, sizeof(char *));
+    char **labels;
 
+    for (size_t i = 0; i < n; i++)
+        ids[i] = view->cases[idx[i]].id;
+    /* the heading names the group; rows say what differs */
+    labels = bh_html_labels(ids, n, 1);
+    lw = bh_html_label_px(labels, n);
     group_range(view, idx, n, &lo, &hi);
-    ax = (bh_svg_axis){-log(ratios[lo]), log(ratios[hi]), LABEL, LABEL + PLOT};
+    ax = (bh_svg_axis){-log(ratios[lo]), log(ratios[hi]), lw, lw + PLOT};
     bh_strbuf_puts(b, "<h3>");
     bh_html_esc(b, first->group);
-    bh_strbuf_puts(b, "</h3>\n");
-    bh_svg_open(b, W, h, first->group);
+    bh_strbuf_puts(b, "</h3>\n<div class=\"scroll\">");
+    bh_svg_open(b, lw + PLOT + TEXT, h, first->group);
     axis(b, &ax, lo, hi, h);
-    for (size_t i = 0; i < n; i++) {
-        const bh_rv_case *r = &view->cases[idx[i]];
-        const char *label = n > 1 && *r->rest ? r->rest : r->id;
-
-        row(b, r, &ax, TOP + ROW * (double)i, label);
-    }
-    bh_strbuf_puts(b, "</svg>\n");
+    for (size_t i = 0; i < n; i++)
+        row(b, &view->cases[idx[i]], &ax, TOP + ROW * (double)i, labels[i]);
+    bh_strbuf_puts(b, "</svg></div>\n");
+    bh_html_labels_free(labels, n);
+    free(ids);
 }
 
 /* See html.h. */

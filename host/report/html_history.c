@@ -20,10 +20,18 @@
 #define CT 10.0
 #define CB 26.0
 
-/* The date part of an ISO time ("2026-11-22"). */
+/* The date and time to the minute of an ISO time, in its own zone
+ * ("2026-11-22 02:15Z"; runs a day apart and runs minutes apart both
+ * read). */
 static void date_of(const char *iso, char *buf, size_t cap)
 {
-    snprintf(buf, cap, "%.10s", iso ? iso : "");
+    const char *s = iso ? iso : "";
+    size_t n = strlen(s);
+
+    if (n >= 16 && s[10] == 'T')
+        snprintf(buf, cap, "%.10s %.5s%s", s, s + 11, s[n - 1] == 'Z' ? "Z" : "");
+    else
+        snprintf(buf, cap, "%s", s);
 }
 
 /* The trend chart of one series: points, change points with their segment
@@ -33,7 +41,7 @@ static void chart(bh_strbuf *b, const bh_report_history *h, const bh_history_res
     const bh_history_series *s = res->series;
     double lo = INFINITY, hi = -INFINITY;
     bh_svg_axis ax, ay;
-    char lab[48], d0[16], d1[16], sub[160];
+    char lab[48], d0[40], d1[40], sub[160];
 
     for (size_t i = 0; i < s->n; i++) {
         lo = fmin(lo, s->pts[i].value);

@@ -1,201 +1,254 @@
 // SPDX-License-Identifier: MIT
-/* The roofline section of the HTML report: the machine's roofs measured
- * in the run, a log-log roofline chart (arithmetic intensity against
- * FLOP/s, the roof min(peak, intensity x bandwidth), one dot per case
- * that has both), and one bar per case with the fraction of its attainable
- * rate it reached, colored by what bounds it. */
-#include "html.h"
+/* The roofline section of the HTML report: the ceilings measured in the
+ * run (a legend with the colour of each that a case was held against, and
+ * the full list), the log-log roofline chart, the bar list of fractions
+ * and every case above its ceiling by name (see html_roof.h). */
+#include "html_roof.h"
 
+#include "html.h"
+#include "report_text.h"
+#include "roofline.h"
 #include "units.h"
+
+#include "bh_mem.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#define W 1120.0
-#define LABEL 330.0
-#define PLOT 400.0
-#define ROW 20.0
-#define LABEL_CHARS 48 /* monospace 11px characters in LABEL - 8 pixels */
-#define TOP 28.0
+/* Colours of the binding ceilings, in the order the run lists them (a
+ * palette that stays apart for the common colour blindnesses first). */
+static const char *const palette[] = {"#1e88e5", "#fb8c00", "#43a047", "#8e24aa",
+                                      "#00acc1", "#6d4c41", "#d81b60", "#3949ab",
+                                      "#7cb342", "#f4511e", "#546e7a", "#c0ca33"};
+#define N_PALETTE (sizeof(palette) / sizeof(*palette))
 
-/* Blue for memory-bound, orange for compute-bound. */
-static const char *bound_color(const char *bound)
+/* See html_roof.h. */
+const bh_html_ceil *bh_html_roofs_find(const bh_html_roofs *r, const char *name)
 {
-    return strcmp(bound, "memory") == 0 ? "#1e88e5" : "#fb8c00";
+    for (size_t i = 0; name && i < r->n; i++)
+        if (strcmp(r->v[i].c.name, name) == 0)
+            return &r->v[i];
+    return NULL;
 }
 
-/* One bar per case with a roofline: the fraction of its attainable rate. */
-static void bars(bh_strbuf *b, const bh_result_view *view)
+/* See html_roof.h. */
+const bh_html_ceil *bh_html_roofs_binding(const bh_html_roofs *r, const bh_rv_case *c)
 {
-    double top = 1;
-    size_t n = 0, k = 0;
-    double h;
-    bh_svg_axis ax;
+    const char *mname = c->roof.memory_ceiling, *cname = c->roof.compute_ceiling;
+    const bh_html_ceil *mem, *peak;
+
+    if (!isfinite(c->roof.fraction))
+        return NULL;
+    if (!mname && !cname) {
+        /* a document from before ceiling names: the two stand-ins */
+        if (isfinite(c->roof.intensity) || strcmp(c->roof.unit, "FLOP/s") == 0)
+            cname = "f32";
+        if (isfinite(c->roof.intensity) || strcmp(c->roof.unit, "FLOP/s") != 0)
+            mname = "DRAM read-write";
+    }
+    mem = bh_html_roofs_find(r, mname);
+    peak = bh_html_roofs_find(r, cname);
+    if (mem && peak && isfinite(c->roof.intensity))
+        return c->roof.intensity * mem->c.value < peak->c.value ? mem : peak;
+    return peak && strcmp(c->roof.unit, "FLOP/s") == 0 ? peak : mem ? mem : peak;
+}
+
+/* See html_roof.h. */
+void bh_html_roof_fraction_text(const bh_html_roofs *r, const bh_rv_case *c, char *buf,
+                                size_t cap)
+{
+    const bh_html_ceil *k = bh_html_roofs_binding(r, c);
+    const char *bound = *c->roof.bound ? c->roof.bound : "?";
+
+    snprintf(buf, cap, "%.1f%% of %s (%s-bound)", c->roof.fraction * 100,
+             k ? k->c.name : "its ceiling", bound);
+}
+
+/* Adds the stand-in ceiling of a document without roofs.ceilings. */
+static void add_standin(bh_html_roofs *r, size_t *cap, const char *name, int bw, double v,
+                        const char *case_id)
+{
+    bh_html_ceil k;
+
+    memset(&k, 0, sizeof(k));
+    k.c.name = name;
+    k.c.kind = bw ? "bandwidth" : "compute";
+    k.c.level = bw ? "DRAM" : NULL;
+    k.c.access = bw ? "read-write" : NULL;
+    k.c.compute = bw ? NULL : "f32";
+    k.c.unit = bw ? "B/s" : "FLOP/s";
+    k.c.case_id = case_id;
+    k.c.threads = NAN;
+    k.c.value = v;
+    BH_PUSH(r->v, r->n, *cap, k);
+}
+
+/* See html_roof.h. */
+void bh_html_roofs_load(const bh_result_view *view, bh_html_roofs *r)
+{
+    const bh_rv_roofs *roofs = &view->roofs;
+    size_t cap = 0, used = 0;
+
+    memset(r, 0, sizeof(*r));
+    for (size_t i = 0; i < roofs->n_ceilings; i++) {
+        bh_html_ceil k;
+
+        memset(&k, 0, sizeof(k));
+        k.c = bh_rv_roofs_ceiling(roofs, i);
+        BH_PUSH(r->v, r->n, cap, k);
+    }
+    if (roofs->n_ceilings == 0 && roofs->bandwidth_bytes_per_s > 0)
+        add_standin(r, &cap, "DRAM read-write", 1, roofs->bandwidth_bytes_per_s,
+                    roofs->bandwidth_case);
+    if (roofs->n_ceilings == 0 && roofs->flops_per_s > 0)
+        add_standin(r, &cap, "f32", 0, roofs->flops_per_s, roofs->flops_case);
+    for (size_t i = 0; i < r->n; i++) {
+        bh_html_ceil *k = &r->v[i];
+
+        k->bandwidth = strcmp(k->c.kind, "bandwidth") == 0 && k->c.value > 0;
+        k->compute = strcmp(k->c.kind, "compute") == 0 && k->c.value > 0;
+        k->color = BH_HTML_ROOF_GREY;
+    }
+    for (size_t i = 0; i < view->n_cases; i++) {
+        const bh_html_ceil *k = bh_html_roofs_binding(r, &view->cases[i]);
+
+        if (k)
+            r->v[k - r->v].n_cases++;
+    }
+    for (size_t i = 0; i < r->n; i++)
+        if (r->v[i].n_cases > 0) {
+            r->v[i].color = palette[used++ % N_PALETTE];
+            r->n_binding++;
+        }
+}
+
+/* See html_roof.h. */
+void bh_html_roofs_free(bh_html_roofs *r)
+{
+    free(r->v);
+    memset(r, 0, sizeof(*r));
+}
+
+/* The value of a ceiling in its unit ("52.1 GB/s", "1.20 us per call"). */
+static void ceiling_value(const bh_rv_ceiling *c, char *buf, size_t cap)
+{
+    if (strcmp(c->unit, "ns") == 0) {
+        bh_fmt_time(c->value, buf, cap);
+        strncat(buf, " per call", cap - strlen(buf) - 1);
+    } else {
+        bh_fmt_rate(c->value, c->unit, buf, cap);
+    }
+}
+
+/* The legend: a swatch per ceiling some case was held against, and the
+ * point and bar styles. */
+static void legend(bh_strbuf *b, const bh_html_roofs *r)
+{
+    bh_strbuf_puts(b, "<p class=\"legend\">");
+    for (size_t i = 0; i < r->n; i++) {
+        const bh_html_ceil *k = &r->v[i];
+        char v[48];
+
+        if (k->n_cases == 0)
+            continue;
+        ceiling_value(&k->c, v, sizeof(v));
+        bh_strbuf_printf(b, "<span><i style=\"background:%s\"></i>", k->color);
+        bh_html_esc(b, k->c.name);
+        bh_strbuf_printf(b, " <span class=\"note\">%s, %zu case%s</span></span>", v, k->n_cases,
+                         k->n_cases == 1 ? "" : "s");
+    }
+    bh_strbuf_printf(b, "<span><i class=\"hollow\"></i>latency-bound</span>"
+                        "<span><i class=\"ring\" style=\"border-color:%s\"></i>above its "
+                        "ceiling</span></p>\n",
+                     BH_HTML_ROOF_WARN);
+}
+
+/* Every ceiling of the run in a collapsed table. */
+static void ceiling_table(bh_strbuf *b, const bh_html_roofs *r)
+{
+    bh_strbuf_printf(b, "<details><summary>All %zu ceilings measured in this run</summary>"
+                        "<table><thead><tr><th>ceiling</th><th>kind</th><th>value</th>"
+                        "<th>cases held against it</th><th>measured by</th></tr></thead>"
+                        "<tbody>\n",
+                     r->n);
+    for (size_t i = 0; i < r->n; i++) {
+        const bh_html_ceil *k = &r->v[i];
+        char v[48];
+
+        ceiling_value(&k->c, v, sizeof(v));
+        bh_strbuf_printf(b, "<tr><td><i class=\"sw\" style=\"background:%s\"></i>", k->color);
+        bh_html_esc(b, k->c.name);
+        bh_strbuf_puts(b, "</td><td>");
+        bh_html_esc(b, k->c.kind);
+        bh_strbuf_printf(b, "</td><td class=\"n\">%s</td><td class=\"n\">%zu</td>"
+                            "<td class=\"id\">",
+                         v, k->n_cases);
+        bh_html_esc(b, bh_report_str_or(k->c.case_id, "-"));
+        bh_strbuf_puts(b, "</td></tr>\n");
+    }
+    bh_strbuf_puts(b, "</tbody></table></details>\n");
+}
+
+/* The cases above their ceiling, each by name with the warning. */
+static void above_list(bh_strbuf *b, const bh_result_view *view, const bh_html_roofs *r)
+{
+    size_t n = 0;
 
     for (size_t i = 0; i < view->n_cases; i++)
-        if (isfinite(view->cases[i].roof.fraction)) {
-            top = fmax(top, view->cases[i].roof.fraction);
-            n++;
-        }
-    top = fmin(ceil(top * 4 - 1e-9) / 4, 4.0); /* steps of 25%, at most 400% */
-    ax = (bh_svg_axis){0, top, LABEL, LABEL + PLOT};
-    h = TOP + ROW * (double)n + 8;
-    bh_svg_open(b, W, h, "roofline fractions");
-    for (double t = 0; t <= top + 1e-9; t += top > 2 ? 0.5 : 0.25) {
-        char lab[16];
-        double x = bh_svg_pos(&ax, t);
-
-        snprintf(lab, sizeof(lab), "%.0f%%", t * 100);
-        bh_strbuf_printf(b,
-                         "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"%s/>",
-                         x, TOP - 6, x, h - 4, fabs(t - 1) < 1e-9 ? "#37474f" : "#e3e7ec",
-                         fabs(t - 1) < 1e-9 ? " stroke-dasharray=\"4 3\"" : "");
-        bh_svg_text(b, x, TOP - 10, "middle", "m", lab);
-    }
-    for (size_t i = 0; i < view->n_cases; i++) {
-        const bh_rv_case *r = &view->cases[i];
-        double y = TOP + ROW * (double)k;
-        double f = r->roof.fraction;
-        char att[48], txt[160], clipped[256];
-
-        if (!isfinite(f))
-            continue;
-        k++;
-        bh_fmt_rate(r->roof.attainable, *r->roof.unit ? r->roof.unit : "FLOP/s", att,
-                    sizeof(att));
-        snprintf(txt, sizeof(txt), "%.1f%% of %s (%s-bound)", f * 100, att,
-                 *r->roof.bound ? r->roof.bound : "?");
-        bh_strbuf_puts(b, "<g>");
-        bh_svg_title(b, txt);
-        bh_svg_clip(r->id, LABEL_CHARS, clipped, sizeof(clipped));
-        bh_svg_text(b, LABEL - 8, y + ROW / 2 + 4, "end", "c", clipped);
-        bh_strbuf_printf(b,
-                         "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"11\" fill=\"%s\"/>",
-                         LABEL, y + ROW / 2 - 5.5,
-                         fmax(bh_svg_pos(&ax, fmin(fmax(f, 0), top)) - LABEL, 1.0),
-                         bound_color(r->roof.bound));
-        bh_svg_text(b, LABEL + PLOT + 12, y + ROW / 2 + 4, "start", NULL, txt);
-        bh_strbuf_puts(b, "</g>\n");
-    }
-    bh_strbuf_puts(b, "</svg>\n");
-}
-
-/* log10 axis position */
-static double lx(const bh_svg_axis *a, double v)
-{
-    return bh_svg_pos(a, log10(v));
-}
-
-/* The classic roofline chart, when both roofs and at least one case with
- * an arithmetic intensity exist. */
-static void chart(bh_strbuf *b, const bh_result_view *view, double bw, double peak)
-{
-    const double w = 680, h = 340, l = 96, r = 20, t = 16, bt = 40;
-    double amin = 1e300, amax = 0, fmin_ = peak, fmax_ = peak;
-    bh_svg_axis ax, ay;
-    size_t n = 0;
-    double ridge = peak / bw;
-    char lab[48];
-
-    for (size_t i = 0; i < view->n_cases; i++) {
-        const bh_rv_case *rw = &view->cases[i];
-        double ai = rw->roof.intensity;
-        double fl = rw->flop_per_s;
-
-        if (!(ai > 0) || !(fl > 0))
-            continue;
-        amin = fmin(amin, ai);
-        amax = fmax(amax, ai);
-        fmin_ = fmin(fmin_, fl);
-        fmax_ = fmax(fmax_, fl);
-        n++;
-    }
+        n += view->cases[i].roof.above == 1;
     if (n == 0)
         return;
-    amin = fmin(amin, ridge);
-    amax = fmax(amax, ridge);
-    ax = (bh_svg_axis){floor(log10(amin)) - 0.5, ceil(log10(amax)) + 0.5, l, w - r};
-    ay = (bh_svg_axis){floor(log10(fmin_)) - 0.3, ceil(log10(fmax_)) + 0.3, h - bt, t};
-    bh_svg_open(b, w, h, "roofline chart");
-    for (double e = ceil(ax.d0); e <= ax.d1; e++) {
-        snprintf(lab, sizeof(lab), "%g", pow(10, e));
-        bh_strbuf_printf(b,
-                         "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-                         "stroke=\"#e3e7ec\"/>",
-                         bh_svg_pos(&ax, e), t, bh_svg_pos(&ax, e), h - bt);
-        bh_svg_text(b, bh_svg_pos(&ax, e), h - bt + 14, "middle", "m", lab);
-    }
-    for (double e = ceil(ay.d0); e <= ay.d1; e++) {
-        bh_fmt_rate(pow(10, e), "FLOP/s", lab, sizeof(lab));
-        bh_strbuf_printf(b,
-                         "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-                         "stroke=\"#e3e7ec\"/>",
-                         l, bh_svg_pos(&ay, e), w - r, bh_svg_pos(&ay, e));
-        bh_svg_text(b, l - 6, bh_svg_pos(&ay, e) + 4, "end", "m", lab);
-    }
-    bh_svg_text(b, (l + w - r) / 2, h - 6, "middle", NULL,
-                "arithmetic intensity (FLOP per byte)");
-    /* the roof: bandwidth slope up to the ridge, then flat */
-    {
-        double a0 = pow(10, ax.d0), a1 = pow(10, ax.d1);
-        double y0 = fmax(a0 * bw, pow(10, ay.d0));
-        double x0 = y0 / bw;
-
-        bh_strbuf_printf(b,
-                         "<polyline fill=\"none\" stroke=\"#37474f\" stroke-width=\"2\" "
-                         "points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\"/>",
-                         lx(&ax, x0), lx(&ay, y0), lx(&ax, ridge), lx(&ay, peak), lx(&ax, a1),
-                         lx(&ay, peak));
-    }
+    bh_strbuf_printf(b, "<ul class=\"warn\" id=\"roof-above\">");
     for (size_t i = 0; i < view->n_cases; i++) {
-        const bh_rv_case *rw = &view->cases[i];
-        double ai = rw->roof.intensity;
-        double fl = rw->flop_per_s;
+        const bh_rv_case *c = &view->cases[i];
+        char txt[200];
 
-        if (!(ai > 0) || !(fl > 0))
+        if (c->roof.above != 1)
             continue;
-        bh_strbuf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\" "
-                            "fill-opacity=\"0.85\">",
-                         lx(&ax, ai), lx(&ay, fl), bound_color(rw->roof.bound));
-        bh_svg_title(b, rw->id);
-        bh_strbuf_puts(b, "</circle>");
+        bh_html_roof_fraction_text(r, c, txt, sizeof(txt));
+        bh_strbuf_puts(b, "<li><span class=\"id\">");
+        bh_html_esc(b, c->id);
+        bh_strbuf_puts(b, "</span>: ");
+        bh_html_esc(b, txt);
+        bh_strbuf_puts(b, ", " BH_ROOF_ABOVE_TEXT "</li>\n");
     }
-    bh_strbuf_puts(b, "</svg>\n");
+    bh_strbuf_puts(b, "</ul>\n");
 }
 
 /* See html.h. */
 void bh_report_html_roofline(bh_strbuf *b, const bh_result_view *view)
 {
-    const bh_rv_roofs *roofs = &view->roofs;
-    double bw = roofs->bandwidth_bytes_per_s;
-    double peak = roofs->flops_per_s;
-    char v[48];
+    bh_html_roofs r;
+    size_t n_above = 0;
 
     bh_strbuf_puts(b, "<section id=\"roofline\"><h2>Roofline</h2>\n");
     if (view->n_roofline == 0) {
-        bh_strbuf_puts(b, "<p class=\"note\">No roofline: the run measured no roof (the "
-                          "tensor plugin's roof.bandwidth and roof.compute benchmarks) or no "
-                          "case reported its work per iteration.</p></section>\n");
+        bh_strbuf_puts(b, "<p class=\"note\">No roofline: the run measured no ceiling (the "
+                          "roof plugin's bw and peak benchmarks, or tensor's roof.bandwidth "
+                          "and roof.compute) or no case reported its work per "
+                          "iteration.</p></section>\n");
         return;
     }
-    bh_strbuf_puts(b, "<p class=\"note\">Roofs measured in this run:");
-    if (isfinite(bw)) {
-        bh_fmt_rate(bw, "B/s", v, sizeof(v));
-        bh_strbuf_printf(b, " bandwidth %s (", v);
-        bh_html_esc(b, roofs->bandwidth_case ? roofs->bandwidth_case : "?");
-        bh_strbuf_puts(b, ")");
-    }
-    if (isfinite(peak)) {
-        bh_fmt_rate(peak, "FLOP/s", v, sizeof(v));
-        bh_strbuf_printf(b, "%s compute %s (", isfinite(bw) ? ";" : "", v);
-        bh_html_esc(b, roofs->flops_case ? roofs->flops_case : "?");
-        bh_strbuf_puts(b, ")");
-    }
-    bh_strbuf_puts(b, ". Blue: memory-bound, orange: compute-bound; the dashed line is the "
-                      "attainable rate.</p>\n");
-    if (isfinite(bw) && isfinite(peak) && bw > 0 && peak > 0)
-        chart(b, view, bw, peak);
-    bars(b, view);
+    bh_html_roofs_load(view, &r);
+    for (size_t i = 0; i < view->n_cases; i++)
+        n_above += view->cases[i].roof.above == 1;
+    bh_strbuf_printf(b, "<p class=\"note\">%zu ceilings measured in this run; each case is "
+                        "held against the ones that match its working set, access, "
+                        "arithmetic type and threads. Colours: the ceiling that sets a case's "
+                        "attainable rate (grey lines: ceilings no case was held "
+                        "against).</p>\n",
+                     r.n);
+    if (n_above)
+        bh_strbuf_printf(b, "<p class=\"warn\">%zu case%s above %s ceiling: check the "
+                            "bytes/FLOP accounting or the ceiling (listed below).</p>\n",
+                         n_above, n_above == 1 ? "" : "s", n_above == 1 ? "its" : "their");
+    legend(b, &r);
+    bh_html_roof_chart(b, view, &r);
+    bh_html_roof_bars(b, view, &r);
+    above_list(b, view, &r);
+    ceiling_table(b, &r);
     bh_strbuf_puts(b, "</section>\n");
+    bh_html_roofs_free(&r);
 }

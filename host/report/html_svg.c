@@ -57,21 +57,20 @@ void bh_svg_open(bh_strbuf *b, double w, double h, const char *label)
 /* See html.h. */
 void bh_svg_clip(const char *s, size_t max, char *buf, size_t cap)
 {
-    size_t n = strlen(s);
-    size_t head, tail;
+    size_t chars = 0, cut = 0;
 
-    if (n <= max || max < 8) {
+    for (const char *p = s; *p; p++) {
+        if (((unsigned char)*p & 0xc0) != 0x80) {
+            if (chars == max - 1)
+                cut = (size_t)(p - s);
+            chars++;
+        }
+    }
+    if (chars <= max || max < 2) {
         snprintf(buf, cap, "%s", s);
         return;
     }
-    /* count UTF-8 continuation bytes as part of their character */
-    head = (max - 1) / 3;
-    tail = max - 1 - head;
-    while (head > 0 && ((unsigned char)s[head] & 0xc0) == 0x80)
-        head--;
-    while (tail > 0 && ((unsigned char)s[n - tail] & 0xc0) == 0x80)
-        tail--;
-    snprintf(buf, cap, "%.*s\xe2\x80\xa6%s", (int)head, s, s + n - tail);
+    snprintf(buf, cap, "%.*s\xe2\x80\xa6", (int)cut, s);
 }
 
 /* See html.h. */

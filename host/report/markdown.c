@@ -9,6 +9,7 @@
 #include "bh_mem.h"
 #include "result_view.h"
 #include "report_text.h"
+#include "roofline.h"
 #include "units.h"
 
 #include <math.h>
@@ -22,6 +23,80 @@ static void cell(bh_strbuf *b, const char *s)
     bh_strbuf_puts(b, " ");
     bh_report_md_escape(b, s);
     bh_strbuf_puts(b, " |");
+}
+
+/* Appends s as a code span: fenced with one backtick more than its
+ * longest run of backticks, padded with a space where it starts or ends
+ * with one, line breaks as spaces; nothing escaped (a code span shows its
+ * text as it is). Not for table cells, where "|" would end the cell. */
+static void code_span(bh_strbuf *b, const char *s)
+{
+    size_t run = 0, most = 0, n = strlen(s);
+    int pad = n > 0 && (s[0] == '`' || s[n - 1] == '`');
+
+    for (const char *p = s; *p; p++) {
+        run = *p == '`' ? run + 1 : 0;
+        most = run > most ? run : most;
+    }
+    for (size_t i = 0; i <= most; i++)
+        bh_strbuf_puts(b, "`");
+    if (pad)
+        bh_strbuf_puts(b, " ");
+    for (const char *p = s; *p; p++)
+        bh_strbuf_append(b, *p == '\n' || *p == '\r' ? " " : p, 1);
+    if (pad)
+        bh_strbuf_puts(b, " ");
+    for (size_t i = 0; i <= most; i++)
+        bh_strbuf_puts(b, "`");
+}
+
+/* One roofline row: case, level, ceiling, fraction, bound, flag. */
+static void roof_row(bh_strbuf *b, const bh_rv_case *c)
+{
+    char f[32];
+
+    snprintf(f, sizeof(f), "%.1f%%", c->roof.fraction * 100);
+    bh_strbuf_puts(b, "|");
+    cell(b, c->id);
+    cell(b, c->roof.level ? c->roof.level : "-");
+    cell(b, bh_report_str_or(bh_report_roof_ceiling(&c->roof), "-"));
+    bh_strbuf_printf(b, " %s%s%s |", c->roof.above == 1 ? "**" : "", f,
+                     c->roof.above == 1 ? "**" : "");
+    cell(b, *c->roof.bound ? c->roof.bound : "-");
+    cell(b, c->roof.above == 1 ? "above its ceiling" : "");
+    bh_strbuf_puts(b, "\n");
+}
+
+/* The roofline section: cases above their ceiling in the open, then the
+ * fraction of every case, collapsed (nothing without a roofline). */
+static void roofline(bh_strbuf *b, const bh_result_view *view)
+{
+    static const char head[] = "| case | level | ceiling | of ceiling | bound | flag |\n"
+                               "|---|---|---|--:|---|---|\n";
+    size_t above = 0;
+
+    if (view->n_roofline == 0)
+        return;
+    for (size_t i = 0; i < view->n_cases; i++)
+        above += view->cases[i].roof.above == 1;
+    bh_strbuf_printf(b, "### Roofline\n\n%zu case%s against %zu ceiling%s measured in this run",
+                     view->n_roofline, view->n_roofline == 1 ? "" : "s",
+                     view->roofs.n_ceilings, view->roofs.n_ceilings == 1 ? "" : "s");
+    if (above) {
+        bh_strbuf_printf(b, "; **%zu above %s ceiling**: " BH_ROOF_ABOVE_TEXT ".\n\n%s", above,
+                         above == 1 ? "its" : "their", head);
+        for (size_t i = 0; i < view->n_cases; i++)
+            if (view->cases[i].roof.above == 1)
+                roof_row(b, &view->cases[i]);
+    } else {
+        bh_strbuf_puts(b, ", none above its ceiling.\n");
+    }
+    bh_strbuf_printf(b, "\n<details><summary>Roofline of %zu cases</summary>\n\n%s",
+                     view->n_roofline, head);
+    for (size_t i = 0; i < view->n_cases; i++)
+        if (isfinite(view->cases[i].roof.fraction))
+            roof_row(b, &view->cases[i]);
+    bh_strbuf_puts(b, "\n</details>\n\n");
 }
 
 /* Sort key for the change sections: rank, then |change| descending, then
@@ -194,9 +269,9 @@ static void headline(bh_strbuf *b, const bh_result_view *view, size_t n_reg, siz
     if (bad)
         bh_strbuf_printf(b, ", %zu failed", bad);
     bh_strbuf_puts(b, "\n\n");
-    bh_strbuf_puts(b, "config `");
-    bh_report_md_escape(b, bh_report_str_or(view->run.config_path, ""));
-    bh_strbuf_puts(b, "` \xc2\xb7 ");
+    bh_strbuf_puts(b, "config ");
+    code_span(b, bh_report_str_or(view->run.config_path, ""));
+    bh_strbuf_puts(b, " \xc2\xb7 ");
     bh_report_md_escape(b, bh_report_str_or(view->run.started_at, ""));
     bh_strbuf_puts(b, " \xc2\xb7 host ");
     bh_report_md_escape(b, bh_report_str_or(view->system.hostname, "?"));
@@ -237,6 +312,7 @@ void bh_report_markdown(const cJSON *doc, bh_strbuf *out)
             bh_strbuf_puts(out, "None.\n\n");
     }
     failures(out, &view);
+    roofline(out, &view);
     full_table(out, &view);
     free(reg);
     free(imp);

@@ -7,7 +7,10 @@ The documents have the shape `bhost run` writes (run metadata, system,
 per case: settings, runs with raw [iterations, ns] samples, summary,
 throughput, memory, metrics, verdict) plus what other modules add: verdict
 objects and a top-level "comparison" (--verdicts), roofline objects and
-"roofs". Cases mix plugins and benchmarks, devices (the same op on
+"roofs": the two roofs of older documents (--roofline) or the run's
+ceilings, L1 to DRAM bandwidths, per-type peaks and a device's, with each
+case placed against its own, one latency-bound and one above its ceiling
+(--ceilings). Cases mix plugins and benchmarks, devices (the same op on
 @cpu:0, @cuda:0, @vulkan:0), every status, extra metrics (tokens/s), and
 text that reports must escape (<script>, quotes, commas, newlines,
 non-ASCII, a control character). Deterministic for a given seed.
@@ -181,6 +184,108 @@ def verdict_for(i, c):
     return {"verdict": v, "severity": sev, "baseline_id": c["id"], "metrics": metrics}
 
 
+def ceiling(name, kind, value, case, threads=2, at=None, **kw):
+    c = {"name": name, "kind": kind}
+    c.update(kw)
+    c["threads"] = threads
+    if at:
+        c["at"] = at
+    c["value"] = value
+    c["unit"] = {"bandwidth": "B/s", "compute": "FLOP/s", "latency": "ns"}[kind]
+    c["case"] = case
+    return c
+
+
+def add_ceilings(doc):
+    """roofs.ceilings as the host writes them and each case's roofline
+    against the ceilings of its level, arithmetic type and device: every
+    ceiling just above the best case held against it, except two cases
+    above their ceiling (1.4x: one with bytes alone, one with FLOP and
+    bytes) and one latency-bound."""
+    cases = [c for c in doc["cases"] if c.get("throughput")]
+    levels = ["L1", "L2", "DRAM"]
+
+    def picks(c):
+        at = "@%s:0" % c["backend"] if c.get("backend") in ("cuda",) else ""
+        n = c["params"].get("n", c["params"].get("bytes", 1 << 20))
+        level = levels[0] if n <= 128 else levels[1] if n <= 1024 else levels[2]
+        access = "read" if c["benchmark"] in ("reduce.sum", "decode") else "read-write"
+        mem = ("%s %s x2" % (level, access)) if not at else "DRAM read-write " + at
+        comp = None
+        if "flop_per_s" in c["throughput"]:
+            comp = ("int8 x2" if c["benchmark"] == "matmul" and n >= 4096 else "f32 x2")
+            if at:
+                comp = "f32 " + at
+        return level, mem, comp
+
+    best = {}
+    for c in cases:
+        level, mem, comp = picks(c)
+        tp = c["throughput"]
+        best[mem] = max(best.get(mem, 0), tp["bytes_per_s"])
+        if comp:
+            best[comp] = max(best.get(comp, 0), tp["flop_per_s"])
+    ceilings = []
+    for name, v in sorted(best.items()):
+        parts = name.split(" ")
+        at = parts[-1] if parts[-1].startswith("@") else None
+        if parts[0] in ("L1", "L2", "L3", "DRAM"):
+            ceilings.append(ceiling(name, "bandwidth", 1.1 * v, "roof/bw[%s]" % name,
+                                    at=at, level=parts[0], access=parts[1]))
+        else:
+            ceilings.append(ceiling(name, "compute", 1.1 * v, "roof/peak[%s]" % name,
+                                    at=at, compute=parts[0]))
+    ceilings.append(ceiling("L3 read x2", "bandwidth", 1.3 * best.get("L2 read x2", 3e10) + 1e9,
+                            "roof/bw[level=l3]", level="L3", access="read"))
+    ceilings.append(ceiling("bf16 x1", "compute", 2.5e11, "roof/peak[type=bf16]",
+                            threads=1, compute="bf16"))
+    ceilings.append(ceiling("call latency @cuda:0", "latency", 4500.0,
+                            "accel/launch.latency@cuda:0", threads=1, at="@cuda:0"))
+    by = {k["name"]: k for k in ceilings}
+    doc["roofs"] = {"ceilings": ceilings}
+    for k in ceilings:
+        if k["name"] == "DRAM read-write x2":
+            doc["roofs"]["bandwidth_bytes_per_s"] = k["value"]
+            doc["roofs"]["bandwidth_case"] = k["case"]
+        if k["name"] == "f32 x2":
+            doc["roofs"]["flops_per_s"] = k["value"]
+            doc["roofs"]["flops_case"] = k["case"]
+    above = set()
+    latency = None
+    for c in cases:
+        level, mem, comp = picks(c)
+        tp = c["throughput"]
+        r = {"level": level}
+        bw = by[mem]["value"]
+        if comp:
+            peak = by[comp]["value"]
+            ai = tp["flop_per_s"] / tp["bytes_per_s"]
+            att = min(peak, ai * bw)
+            r.update({"memory_ceiling": mem, "compute_ceiling": comp,
+                      "intensity_flop_per_byte": ai, "attainable": att, "unit": "FLOP/s",
+                      "bound": "memory" if ai * bw < peak else "compute",
+                      "fraction": tp["flop_per_s"] / att})
+        else:
+            r.update({"memory_ceiling": mem, "attainable": bw, "unit": "B/s",
+                      "bound": "memory", "fraction": tp["bytes_per_s"] / bw})
+        # one case of each kind (bytes alone, FLOP and bytes) 1.4x its ceiling
+        kind = "flop" if comp else "bytes"
+        if kind not in above and c["plugin"] in ("selftest", "tensor") and not c.get("backend") \
+                in ("cuda",):
+            above.add(kind)
+            for key in tp:
+                tp[key] *= 1.4 / r["fraction"]
+            r["fraction"] = 1.4
+        if latency is None and r["fraction"] < 0.3 and c["plugin"] == "tokenizer":
+            latency = c
+            r["bound"] = "latency"
+            r["latency_floor_ns"] = 2.0 * c["summary"]["median"]
+        if r["fraction"] > 1.05:
+            r["above_ceiling"] = True
+            r["warning"] = "above its ceiling: check the bytes/FLOP accounting or the ceiling"
+        c["roofline"] = r
+
+
 def make_doc(args, started, scale=1.0, step_case=None, step=1.0):
     rng = random.Random(args.seed)
     cases = []
@@ -236,6 +341,8 @@ def make_doc(args, started, scale=1.0, step_case=None, step=1.0):
             elif "bytes_per_s" in tp and c["plugin"] == "selftest":
                 c["roofline"] = {"attainable": bw, "unit": "B/s", "bound": "memory",
                                  "fraction": tp["bytes_per_s"] / bw}
+    if args.ceilings:
+        add_ceilings(doc)
     if args.verdicts:
         doc["comparison"] = {"baseline": "baseline <main>.json", "candidate": None,
                              "method": "mwu", "fdr": 0.05, "confidence": 0.95,
@@ -255,6 +362,7 @@ def main():
     ap.add_argument("--config", default="synthetic")
     ap.add_argument("--verdicts", action="store_true")
     ap.add_argument("--roofline", action="store_true")
+    ap.add_argument("--ceilings", action="store_true")
     ap.add_argument("--failures", action="store_true")
     ap.add_argument("--slow-every", type=int, default=0,
                     help="make every K-th case slower (a regression to find)")

@@ -1,13 +1,22 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """The HTML report in headless Chromium: it loads without a single console
-message (the page's Content-Security-Policy forbids scripts and every
-network fetch, so any slip shows up as a console error), the rendered DOM
-holds every section and the charts (SVG elements counted), and a
-screenshot renders. Inputs: a synthetic result with verdicts, rooflines,
-devices side by side and failures, with a history folder; and the same
-without history or verdicts (sections say why they are empty). Skipped
-(exit 77) when chromium is not installed."""
+message (the page's Content-Security-Policy allows its one script by hash
+and forbids every other script and network fetch, so any slip shows up as
+a console error), the rendered DOM holds every section and the charts (SVG
+elements counted), and a screenshot renders. Inputs: a synthetic result
+with verdicts, the run's ceilings (roofline), devices side by side and
+failures, with a history folder; and the same without history or verdicts
+(sections say why they are empty).
+
+A probe script, run in a copy of the page, then checks in the browser's
+own layout: after a click on each navigation link its section's heading is
+below the sticky bar and on screen; no two texts of a chart overlap and no
+two row labels of a chart read the same, on a nightly-size report (200
+cases); the summary filters and sorting do what they say. Skipped (exit
+77) when chromium is not installed."""
+import html as html_lib
+import json
 import os
 import re
 import shutil
@@ -43,6 +52,95 @@ def load(exe, html, d, shot=None):
     return p.stdout, console
 
 
+# Runs in a copy of the report (without its CSP), after the report's own
+# script: writes what it found as JSON into <body data-probe>.
+PROBE = r"""
+(function(){
+var out={nav:[],collisions:[],dup_labels:[],texts:0};
+var nav=document.querySelector('nav'),links=document.querySelectorAll('nav a');
+for(var i=0;i<links.length;i++){
+  var a=links[i];a.click();
+  var sec=document.getElementById(a.getAttribute('href').slice(1));
+  var h=sec.querySelector('h2').getBoundingClientRect();
+  out.nav.push({id:sec.id,top:h.top,bottom:h.bottom,bar:nav.getBoundingClientRect().bottom,
+                view:window.innerHeight,y:window.scrollY});
+}
+var svgs=document.querySelectorAll('svg');
+for(var s=0;s<svgs.length;s++){
+  var ts=svgs[s].querySelectorAll('text'),boxes=[],seen={};
+  for(var k=0;k<ts.length;k++){
+    var r=ts[k].getBoundingClientRect();
+    if(r.width>0)boxes.push([r.left,r.top,r.right,r.bottom,ts[k].textContent]);
+    if(ts[k].getAttribute('class')==='c'){
+      var t=ts[k].textContent;
+      if(seen[t])out.dup_labels.push((svgs[s].getAttribute('aria-label')||'')+': '+t);
+      seen[t]=1;
+    }
+  }
+  out.texts+=boxes.length;
+  for(var x=0;x<boxes.length;x++)for(var y=x+1;y<boxes.length;y++){
+    var A=boxes[x],B=boxes[y];
+    if(A[0]<B[2]-0.5&&B[0]<A[2]-0.5&&A[1]<B[3]-0.5&&B[1]<A[3]-0.5)
+      out.collisions.push((svgs[s].getAttribute('aria-label')||'')+': '+A[4]+' / '+B[4]);
+  }
+}
+function shown(){var n=0,rs=document.querySelectorAll('#summary-table tbody tr');
+  for(var i=0;i<rs.length;i++)if(!rs[i].hidden)n++;return n;}
+function set(id,v){var e=document.getElementById(id);if(!e)return false;e.value=v;
+  e.dispatchEvent(new Event('input'));return true;}
+out.rows=shown();
+out.status_set=set('f-status','skipped');out.skipped=shown();set('f-status','');
+out.verdict_set=set('f-verdict','improved');out.improved=shown();set('f-verdict','');
+set('f-text','tokenizer');out.text=shown();set('f-text','');
+out.count=document.getElementById('summary-count').textContent;
+var th=document.querySelectorAll('#summary-table thead th')[2];th.click();
+var cells=document.querySelectorAll('#summary-table tbody tr td:nth-child(3)'),v=[];
+for(var i=0;i<cells.length;i++){var d=cells[i].getAttribute('data-v');if(d)v.push(+d);}
+out.sorted=v.length>10&&v.every(function(x,i){return i==0||v[i-1]<=x;});
+out.sorted_n=v.length;
+document.body.setAttribute('data-probe',JSON.stringify(out));
+})();
+"""
+
+
+def probe(exe, html, d):
+    """The probe's findings (a dict) on a copy of html."""
+    with open(html) as f:
+        src = f.read()
+    src = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", src)
+    src = src.replace("</body>", "<script>" + PROBE + "</script>\n</body>")
+    copy = os.path.join(d, "probe.html")
+    with open(copy, "w") as f:
+        f.write(src)
+    dom, console = load(exe, copy, d)
+    assert not console, "console messages:\n" + "\n".join(console)
+    m = re.search(r'data-probe="([^"]*)"', dom)
+    assert m, "the probe did not run"
+    return json.loads(html_lib.unescape(m.group(1)))
+
+
+def check_probe(exe, html, d, doc):
+    """The layout checks on the report html of result doc."""
+    got = probe(exe, html, d)
+    for n in got["nav"]:
+        assert n["top"] >= n["bar"] - 0.5 and n["bottom"] <= n["view"], n
+    assert got["texts"] > 100, got["texts"]
+    assert not got["collisions"], "%d overlapping texts: %s" % (
+        len(got["collisions"]), got["collisions"][:10])
+    assert not got["dup_labels"], got["dup_labels"][:10]
+    cases = doc["cases"]
+    assert got["rows"] == len(cases)
+    assert got["status_set"] and got["skipped"] == sum(c["status"] == "skipped" for c in cases)
+    if any(c.get("verdict") for c in cases):
+        assert got["verdict_set"]
+        assert got["improved"] == sum((c.get("verdict") or {}).get("verdict") == "improved"
+                                      for c in cases)
+    assert got["text"] == sum("tokenizer" in c["id"] for c in cases)
+    assert got["count"] == "%d of %d cases shown" % (len(cases), len(cases)), got["count"]
+    assert got["sorted"], got["sorted_n"]
+    return got
+
+
 def main():
     exe = chromium()
     if not exe:
@@ -53,20 +151,22 @@ def main():
         syn = os.path.join(d, "syn.json")
         hist = os.path.join(d, "hist")
         html = os.path.join(d, "report.html")
-        rt.gen("--cases", "40", "--verdicts", "--roofline", "--failures", "--out", syn)
+        rt.gen("--cases", "40", "--verdicts", "--ceilings", "--failures", "--out", syn)
         rt.gen("--cases", "40", "--history-dir", hist, "--nights", "10")
         rt.run(["report", syn, "--html", html, "--history", hist], check_rc=0)
         with open(html) as f:
             src = f.read()
-        # self-contained: nothing that could fetch
-        for bad in ("<script", "<link", "src=", "url(", "@import", "@font-face"):
+        # self-contained: nothing that could fetch, one inline script allowed by its hash
+        for bad in ("<link", "src=", "@import", "@font-face", "<script "):
             assert bad not in src, bad
+        assert not re.search(r"url\((?!#)", src)  # only references within the page
+        assert src.count("<script>") == 1 and "script-src 'sha256-" in src
         dom, console = load(exe, html, d)
         assert not console, "console messages:\n" + "\n".join(console)
         for s in SECTIONS:
             assert '<section id="%s">' % s in dom, s
         svgs = dom.count("<svg")
-        groups = len(re.findall(r"<h3>[^<]*</h3>\n<svg", dom))
+        groups = len(re.findall(r"<h3>[^<]*</h3>\n<div class=\"scroll\"><svg", dom))
         cards = dom.count('<div class="card">')
         # changes + one per distribution group + roofline chart and bars + history
         assert groups >= 4, groups
@@ -77,6 +177,31 @@ def main():
         assert 'class="n best"' in dom  # devices side by side
         print("report with history: %d svg elements, %d distribution groups, %d trend "
               "charts, no console messages" % (svgs, groups, cards))
+
+        # the roofline: every ceiling a labelled line, the flagged case named
+        assert dom.count('clip-path="url(#roof-plot)"') == 1
+        assert "above its ceiling: check the bytes/FLOP accounting or the ceiling" in dom
+        assert 'class="pt above"' in dom and "latency-bound" in dom
+        with open(syn) as f:
+            sdoc = json.load(f)
+        for k in sdoc["roofs"]["ceilings"]:
+            if k["kind"] != "latency":
+                assert ">%s</text>" % k["name"] in dom, k["name"]
+        assert "no finite interval" in dom  # inconclusive rows without a lower bound
+        assert "+1000%" not in dom and "-1000%" not in dom
+        check_probe(exe, html, d, sdoc)
+        print("navigation, labels, filters and sorting checked in the layout")
+
+        # nightly size: 200 cases, with the roofs of older documents too
+        for flag in ("--ceilings", "--roofline"):
+            big = os.path.join(d, "big.json")
+            bhtml = os.path.join(d, "big.html")
+            rt.gen("--cases", "200", "--verdicts", flag, "--failures", "--out", big)
+            rt.run(["report", big, "--html", bhtml, "--history", hist], check_rc=0)
+            with open(big) as f:
+                got = check_probe(exe, bhtml, d, json.load(f))
+            print("200 cases (%s): %d texts, none overlapping, labels distinct" % (
+                flag, got["texts"]))
 
         shot = os.path.join(d, "report.png")
         _, console = load(exe, html, d, shot=shot)

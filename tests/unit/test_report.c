@@ -13,6 +13,7 @@
 #include "bh_mem.h"
 #include "compare_console.h"
 #include "console.h"
+#include "html.h"
 #include "report.h"
 #include "result_view.h"
 #include "report_text.h"
@@ -679,6 +680,41 @@ static void test_markdown(void **state)
     cJSON_Delete(doc);
 }
 
+/* The Markdown roofline table names each case's ceiling and flags one
+ * above it; a code span holds its text verbatim (CommonMark takes no
+ * escapes there), fenced past the backticks it holds. */
+static void test_markdown_roofline_code(void **state)
+{
+    cJSON *doc = load_fixture();
+    cJSON *c0 = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "cases"), 0);
+    cJSON *roof = cJSON_GetObjectItem(c0, "roofline");
+    char *md = render(BH_REPORT_MARKDOWN, doc);
+
+    (void)state;
+    assert_has(md, "config `cfg/fx.yaml` \xc2\xb7");
+    assert_has(md, "### Roofline\n\n1 case against 0 ceilings measured in this run, none above "
+                   "its ceiling.\n");
+    assert_has(md, "| fx/memcpy[bytes=1]@cpu:0 | - | - | 50.0% | memory |  |\n");
+    free(md);
+    cJSON_ReplaceItemInObjectCaseSensitive(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "run"),
+                                                               "config"),
+                                           "path", cJSON_CreateString("cfg/ux_slow`x`.yaml"));
+    cJSON_ReplaceItemInObjectCaseSensitive(roof, "fraction", cJSON_CreateNumber(1.3));
+    cJSON_AddStringToObject(roof, "level", "L1");
+    cJSON_AddStringToObject(roof, "memory_ceiling", "L1 read x1");
+    cJSON_AddTrueToObject(roof, "above_ceiling");
+    md = render(BH_REPORT_MARKDOWN, doc);
+    assert_has(md, "config ``cfg/ux_slow`x`.yaml`` \xc2\xb7");
+    assert_null(strstr(md, "ux\\_slow"));
+    assert_has(md, "; **1 above its ceiling**: above its ceiling: check the bytes/FLOP "
+                   "accounting or the ceiling.\n\n| case | level | ceiling | of ceiling |");
+    assert_int_equal(count_of(md, "| fx/memcpy[bytes=1]@cpu:0 | L1 | L1 read x1 | **130.0%** | "
+                                  "memory | above its ceiling |\n"),
+                     2);
+    free(md);
+    cJSON_Delete(doc);
+}
+
 /* ---- JUnit ------------------------------------------------------------ */
 
 static void test_junit(void **state)
@@ -907,7 +943,9 @@ static void test_html(void **state)
     (void)state;
     assert_true(strncmp(h, "<!DOCTYPE html>\n", 16) == 0);
     assert_has(h, "Content-Security-Policy");
-    assert_null(strstr(h, "<script"));
+    /* one inline script, allowed by its hash */
+    assert_int_equal(count_of(h, "<script"), 1);
+    assert_has(h, "script-src 'sha256-");
     assert_null(strstr(h, "src="));
     assert_null(strstr(h, "<link"));
     assert_null(strstr(h, "<x>"));
@@ -930,6 +968,37 @@ static void test_html(void **state)
     assert_int_equal(count_of(h, "<section"), count_of(h, "</section>"));
     free(h);
     cJSON_Delete(doc);
+}
+
+/* Chart labels drop the parameters all rows share and keep the rest
+ * whole: f32 and bf16 rows of one optimizer read apart. */
+static void test_html_labels(void **state)
+{
+    const char *ids[] = {"optimizer/step[optimizer=adamw,params=16777216,dtype=f32]",
+                         "optimizer/step[optimizer=adamw,params=16777216,dtype=bf16]@cpu:0",
+                         "optimizer/step[optimizer=adamw,params=16777216,vocab=bpe,32k]"};
+    const char *one[] = {"tensor/matmul[n=64]"};
+    char **l;
+    char buf[64];
+
+    (void)state;
+    l = bh_html_labels(ids, 3, 0);
+    assert_string_equal(l[0], "optimizer/step[dtype=f32]");
+    assert_string_equal(l[1], "optimizer/step[dtype=bf16]@cpu:0");
+    assert_string_equal(l[2], "optimizer/step[vocab=bpe,32k]");
+    bh_html_labels_free(l, 3);
+    l = bh_html_labels(ids, 2, 1);
+    assert_string_equal(l[0], "[dtype=f32]");
+    assert_string_equal(l[1], "[dtype=bf16]@cpu:0");
+    bh_html_labels_free(l, 2);
+    l = bh_html_labels(one, 1, 1);
+    assert_string_equal(l[0], "tensor/matmul[n=64]");
+    bh_html_labels_free(l, 1);
+    /* a label too long for any chart loses its end, never its middle */
+    bh_svg_clip("abcdefghij", 6, buf, sizeof(buf));
+    assert_string_equal(buf, "abcde\xe2\x80\xa6");
+    bh_svg_clip("abc", 6, buf, sizeof(buf));
+    assert_string_equal(buf, "abc");
 }
 
 /* ---- writing ---------------------------------------------------------- */
@@ -1017,11 +1086,13 @@ int main(void)
         cmocka_unit_test(test_console_empty_and_no_color),
         cmocka_unit_test(test_escaping),
         cmocka_unit_test(test_markdown),
+        cmocka_unit_test(test_markdown_roofline_code),
         cmocka_unit_test(test_junit),
         cmocka_unit_test(test_csv),
         cmocka_unit_test(test_gbench),
         cmocka_unit_test(test_bmf),
         cmocka_unit_test(test_html),
+        cmocka_unit_test(test_html_labels),
         cmocka_unit_test(test_formats_and_paths),
         cmocka_unit_test(test_write_outputs),
     };
