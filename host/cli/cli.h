@@ -28,6 +28,8 @@ typedef struct bh_cli_cmd {
     const char *args;                    /* its operands in the list: "CONFIG" */
     const char *summary;                 /* one line for bhost --help */
     const char *usage;                   /* bhost CMD --help, bhost help CMD */
+    const char *usage_more;              /* the rest of it, or NULL (one C
+                                            string literal holds 4095 bytes) */
     const bh_opt *opts;                  /* its options, or NULL */
     int hidden;                          /* left out of help and completion */
 } bh_cli_cmd;
@@ -48,6 +50,9 @@ extern const bh_cli_cmd bh_cli_run, bh_cli_list, bh_cli_info, bh_cli_validate,
 /* bhost help [COMMAND] (cli_help.c), bhost completion bash|zsh
  * (cli_complete.c): both read the table. */
 extern const bh_cli_cmd bh_cli_help, bh_cli_completion;
+/* bhost __man (cli_man.c, hidden): the manual page in roff, from the
+ * table and each command's help text. */
+extern const bh_cli_cmd bh_cli_man;
 
 /* Runs the command argv[1] of the bhost command line: its help for -h or
  * --help, else its handler; the top-level help without a command, and a

@@ -27,7 +27,11 @@ static void print_usage(FILE *out)
         else
             fprintf(out, "  %s\n  %-*s%s\n", head, NAME_COLUMN, "", (*c)->summary);
     }
-    fputs("\nRun 'bhost <command> --help' for the options of a command.\n"
+    fputs("\noptions:\n"
+          "  -h, --help        this list; bhost COMMAND --help (or bhost help\n"
+          "                    COMMAND): the options of COMMAND\n"
+          "  -V, --version     the version of bhost and of its plugin ABI\n"
+          "\nRun 'bhost <command> --help' for the options of a command.\n"
           "Plugins are searched in BHOST_PLUGIN_PATH, the config's plugin_path,\n"
           "the build tree and the installed plugin directory.\n",
           out);
@@ -69,6 +73,8 @@ static int command_help(const char *name)
     if (!c || !c->usage)
         return unknown_command(name);
     fputs(c->usage, stdout);
+    if (c->usage_more)
+        fputs(c->usage_more, stdout);
     return BH_EXIT_OK;
 }
 

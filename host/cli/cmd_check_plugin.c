@@ -324,6 +324,8 @@ static int parse(int argc, char **argv, checker *c, const char **plugin,
 /* Prints the JSON document or the summary line. */
 static void finish(checker *c, const char *path)
 {
+    unsigned n = c->pass + c->fail + c->warn;
+
     if (c->json) {
         cJSON *doc = cJSON_CreateObject();
         char *t;
@@ -341,8 +343,8 @@ static void finish(checker *c, const char *path)
         cJSON_Delete(doc);
         return;
     }
-    printf("%s: %u checks, %u passed, %u failed, %u warnings: %s\n", path,
-           c->pass + c->fail + c->warn, c->pass, c->fail, c->warn,
+    printf("%s: %u check%s, %u passed, %u failed, %u warning%s: %s\n", path, n,
+           n == 1 ? "" : "s", c->pass, c->fail, c->warn, c->warn == 1 ? "" : "s",
            c->fail ? "FAIL" : "PASS");
 }
 

@@ -2,6 +2,7 @@
 #include "bh_json_write.h"
 #include "catalog.h"
 #include "cli.h"
+#include "info_text.h"
 #include "ipc.h"
 #include "sysinfo.h"
 
@@ -12,9 +13,13 @@
 static const char info_usage[] =
     "usage: bhost info [--json]\n"
     "\n"
-    "Prints the system fingerprint recorded in every result and every\n"
+    "Prints the system fingerprint recorded in every result (host, CPU,\n"
+    "caches, memory, frequency, kernel settings, toolchain) and every\n"
     "backend plugin on the plugin path with its devices, or the reason it\n"
-    "has none.\n";
+    "has none.\n"
+    "\n"
+    "  --json               the same as one JSON object {system, backends}\n"
+    "  -h, --help           this help\n";
 
 static const bh_opt info_options[] = {
     {"json", 'j', 0, BH_OPT_FLAG, "print JSON instead of text"},
@@ -64,29 +69,12 @@ static int cmd_info(int argc, char **argv)
         free(t);
         cJSON_Delete(doc);
     } else {
-        char *t = bh_json_print(fp);
         const cJSON *be;
 
-        printf("system:\n%s\nbackends:\n", t);
-        free(t);
-        cJSON_ArrayForEach(be, backends) {
-            const cJSON *d;
-
-            printf("  %s (%s): %d device(s)%s%s\n", bh_json_str(be, "id", "?"),
-                   bh_json_str(be, "path", "?"),
-                   (int)bh_json_num(be, "device_count", 0),
-                   bh_json_str(be, "reason", NULL) ? ", " : "",
-                   bh_json_str(be, "reason", ""));
-            cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(be,
-                                                                   "devices"))
-                printf("    %d: %s [%s] driver %s runtime %s, %.0f MiB\n",
-                       (int)bh_json_num(d, "index", 0),
-                       bh_json_str(d, "name", "?"),
-                       bh_json_str(d, "vendor", "?"),
-                       bh_json_str(d, "driver_version", "-"),
-                       bh_json_str(d, "runtime_version", "-"),
-                       bh_json_num(d, "global_mem_bytes", 0) / 1048576.0);
-        }
+        bh_info_print_system(stdout, fp);
+        printf("backends:\n");
+        cJSON_ArrayForEach(be, backends)
+            bh_info_print_backend(stdout, be);
         if (cJSON_GetArraySize(backends) == 0)
             printf("  (no backend plugins found)\n");
         cJSON_Delete(fp);

@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "config.h"
 #include "ipc.h"
+#include "param_range.h"
 #include "plan.h"
 
 #include <stdio.h>
@@ -12,18 +13,70 @@
 #include <string.h>
 
 static const char list_usage[] =
-    "usage: bhost list [CONFIG] [--json]\n"
+    "usage: bhost list [CONFIG] [--filter PATTERN] [--json]\n"
     "\n"
     "With CONFIG: the cases it expands to, with the reason for any case\n"
     "that will not run. Without: every plugin on the plugin path with its\n"
-    "benchmarks, their parameters (type, default, allowed values) and, for\n"
-    "backends, their devices.\n";
+    "benchmarks, their parameters (type, default, allowed values or range)\n"
+    "and, for backends, their devices.\n"
+    "\n"
+    "  -f, --filter PATTERN only the cases, or the benchmarks PLUGIN/BENCH,\n"
+    "                       that match: a glob, or a word they contain\n"
+    "                       (repeatable), as bhost run --filter\n"
+    "  --json               print JSON instead of text\n"
+    "  -h, --help           this help\n";
 
-/* One parameter as "key:type=default {choices} [min..max]". */
+/* The --filter patterns of one list command. */
+typedef struct list_filter {
+    char **patterns;
+    size_t n;
+    size_t cap;
+} list_filter;
+
+/* True when no filter is given or PLUGIN/BENCH matches one of them. */
+static int bench_wanted(const list_filter *f, const char *plugin, const char *bench)
+{
+    char *id;
+    int hit = f->n == 0;
+
+    if (hit)
+        return 1;
+    id = bh_xasprintf("%s/%s", plugin, bench);
+    for (size_t i = 0; i < f->n && !hit; i++)
+        hit = bh_plan_id_matches(f->patterns[i], id);
+    free(id);
+    return hit;
+}
+
+/* The description info of one plugin with only the benchmarks f wants (a
+ * copy), or NULL when f wants none of them. */
+static cJSON *filtered_info(const cJSON *info, const list_filter *f)
+{
+    cJSON *copy = cJSON_Duplicate(info, 1);
+    cJSON *benches = cJSON_GetObjectItemCaseSensitive(copy, "benchmarks");
+    const char *name = bh_json_str(info, "name", "?");
+    cJSON *b = benches ? benches->child : NULL;
+
+    while (b) {
+        cJSON *next = b->next;
+
+        if (!bench_wanted(f, name, bh_json_str(b, "id", "")))
+            cJSON_Delete(cJSON_DetachItemViaPointer(benches, b));
+        b = next;
+    }
+    if (f->n && cJSON_GetArraySize(benches) == 0) {
+        cJSON_Delete(copy);
+        return NULL;
+    }
+    return copy;
+}
+
+/* One parameter as "key: type = default  {choices}  [min, max]  -- summary". */
 static void print_param(const cJSON *pd)
 {
     const cJSON *ch = cJSON_GetObjectItemCaseSensitive(pd, "choices");
     const cJSON *c;
+    char range[96];
 
     printf("      %s: %s = %s", bh_json_str(pd, "key", "?"),
            bh_json_str(pd, "type", "?"),
@@ -35,9 +88,8 @@ static void print_param(const cJSON *pd)
                                                            : "?");
         printf("}");
     }
-    if (cJSON_GetObjectItemCaseSensitive(pd, "min"))
-        printf("  [%g, %g]", bh_json_num(pd, "min", 0),
-               bh_json_num(pd, "max", 0));
+    if (*bh_param_range_text(pd, range, sizeof(range)))
+        printf("  %s", range);
     if (bh_json_str(pd, "summary", NULL))
         printf("  -- %s", bh_json_str(pd, "summary", ""));
     printf("\n");
@@ -74,9 +126,10 @@ static void print_plugin(const bh_catalog_entry *en)
     if (cJSON_IsObject(be)) {
         const cJSON *d;
 
-        printf("    backend '%s': %d device(s)%s%s\n",
-               bh_json_str(be, "id", "?"),
-               (int)bh_json_num(be, "device_count", 0),
+        int n = (int)bh_json_num(be, "device_count", 0);
+
+        printf("    backend '%s': %d device%s%s%s\n", bh_json_str(be, "id", "?"), n,
+               n == 1 ? "" : "s",
                bh_json_str(be, "reason", NULL) ? ": " : "",
                bh_json_str(be, "reason", ""));
         cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(be, "devices"))
@@ -85,26 +138,38 @@ static void print_plugin(const bh_catalog_entry *en)
     }
 }
 
-static int list_plugins(int json)
+static int list_plugins(const list_filter *f, int json)
 {
     bh_catalog cat;
     char *dups = NULL;
     cJSON *arr = cJSON_CreateArray();
+    size_t shown = 0;
+    int rc = BH_EXIT_OK;
 
     bh_catalog_init(&cat, NULL, 0);
     bh_catalog_scan(&cat, &dups);
     for (size_t i = 0; i < cat.n; i++) {
+        const bh_catalog_entry *en = cat.entries[i];
+        cJSON *o;
+
+        if (!en->info) {
+            if (f->n)
+                continue; /* a plugin that failed has no benchmark to match */
+            o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "path", en->path);
+            cJSON_AddStringToObject(o, "error", en->error);
+        } else if (!(o = filtered_info(en->info, f))) {
+            continue;
+        }
+        shown++;
         if (json) {
-            cJSON *o = cat.entries[i]->info
-                           ? cJSON_Duplicate(cat.entries[i]->info, 1)
-                           : cJSON_CreateObject();
-            if (!cat.entries[i]->info) {
-                cJSON_AddStringToObject(o, "path", cat.entries[i]->path);
-                cJSON_AddStringToObject(o, "error", cat.entries[i]->error);
-            }
             cJSON_AddItemToArray(arr, o);
         } else {
-            print_plugin(cat.entries[i]);
+            bh_catalog_entry view = *en;
+
+            view.info = o;
+            print_plugin(&view);
+            cJSON_Delete(o);
         }
     }
     if (json) {
@@ -116,13 +181,19 @@ static int list_plugins(int json)
         bh_cli_error("%s", dups);
     if (cat.n == 0)
         bh_cli_error("no plugins found (set BHOST_PLUGIN_PATH)");
+    else if (f->n && shown == 0) {
+        bh_cli_error("list: --filter '%s'%s matches no benchmark; ids look like "
+                     "'selftest/spin' (PLUGIN/BENCH)",
+                     f->patterns[0], f->n > 1 ? " (and the others)" : "");
+        rc = BH_EXIT_USAGE;
+    }
     cJSON_Delete(arr);
     free(dups);
     bh_catalog_free(&cat);
-    return BH_EXIT_OK;
+    return rc;
 }
 
-static int list_cases(const char *path, int json)
+static int list_cases(const char *path, const list_filter *f, int json)
 {
     bh_error e = {""};
     bh_config *cfg = bh_config_load(path, &e);
@@ -140,6 +211,19 @@ static int list_cases(const char *path, int json)
         bh_catalog_free(&cat);
         bh_config_free(cfg);
         return BH_EXIT_CONFIG;
+    }
+    if (f->n) {
+        size_t before = plan.n;
+
+        bh_plan_filter(&plan, f->patterns, f->n);
+        if (plan.n == 0) {
+            bh_cli_error("list: --filter '%s'%s matches none of the %zu case%s of %s", f->patterns[0],
+                         f->n > 1 ? " (and the others)" : "", before, before == 1 ? "" : "s", path);
+            bh_plan_free(&plan);
+            bh_catalog_free(&cat);
+            bh_config_free(cfg);
+            return BH_EXIT_USAGE;
+        }
     }
     arr = cJSON_CreateArray();
     for (size_t i = 0; i < plan.n; i++) {
@@ -175,26 +259,36 @@ static int list_cases(const char *path, int json)
 }
 
 static const bh_opt list_options[] = {
+    {"filter", 'f', 'f', BH_OPT_VALUE, "only the cases or benchmarks that match"},
     {"json", 'j', 0, BH_OPT_FLAG, "print JSON instead of text"},
     {NULL, 0, 0, BH_OPT_FLAG, NULL},
 };
 
-/* bhost list [CONFIG] [--json]: the cases of CONFIG, or every plugin. */
+/* bhost list [CONFIG] [--filter PATTERN] [--json]: the cases of CONFIG,
+ * or every plugin. */
 static int cmd_list(int argc, char **argv)
 {
     bh_opts p;
-    int json = 0, ch;
+    list_filter f = {NULL, 0, 0};
+    int json = 0, ch, rc;
 
     bh_opts_init(&p, "list", list_options, argc, argv, 1);
-    while ((ch = bh_opts_next(&p)) > 0)
-        json = 1;
-    if (ch < 0)
-        return BH_EXIT_USAGE;
-    if (argc - p.next > 1) {
-        bh_cli_error("list: unexpected argument '%s' (see bhost list --help)", argv[p.next + 1]);
+    while ((ch = bh_opts_next(&p)) > 0) {
+        if (ch == 'f')
+            BH_PUSH(f.patterns, f.n, f.cap, p.value);
+        else
+            json = 1;
+    }
+    if (ch < 0 || argc - p.next > 1) {
+        if (ch >= 0)
+            bh_cli_error("list: unexpected argument '%s' (see bhost list --help)",
+                         argv[p.next + 1]);
+        free(f.patterns);
         return BH_EXIT_USAGE;
     }
-    return p.next < argc ? list_cases(argv[p.next], json) : list_plugins(json);
+    rc = p.next < argc ? list_cases(argv[p.next], &f, json) : list_plugins(&f, json);
+    free(f.patterns);
+    return rc;
 }
 
 const bh_cli_cmd bh_cli_list = {

@@ -70,9 +70,10 @@ static void print_comparison(FILE *out, const bh_rv_comparison *cmp)
 
     if (!cmp->json)
         return;
-    fprintf(out, "compared with %s, %g tests in %zu shards (BH fdr %g",
+    fprintf(out, "compared with %s, %g test%s in %zu shard%s (BH fdr %g",
             cmp->baseline ? cmp->baseline : "?", isfinite(cmp->tests) ? cmp->tests : 0,
-            cmp->n_families, isfinite(cmp->fdr) ? cmp->fdr : 0);
+            cmp->tests == 1 ? "" : "s", cmp->n_families, cmp->n_families == 1 ? "" : "s",
+            isfinite(cmp->fdr) ? cmp->fdr : 0);
     if (cmp->confirm_tests > 0)
         fprintf(out, "; %g confirmed by rerun", cmp->confirm_tests);
     fprintf(out, "):");

@@ -100,8 +100,8 @@ static int cmd_validate(int argc, char **argv)
         if (errors)
             rc = BH_EXIT_CONFIG;
         else
-            printf("%s: ok, %zu cases (%zu runnable)\n", argv[1], plan.n,
-                   plan.n - unrunnable);
+            printf("%s: ok, %zu case%s (%zu runnable)\n", argv[1], plan.n,
+                   plan.n == 1 ? "" : "s", plan.n - unrunnable);
         bh_plan_free(&plan);
     }
     bh_catalog_free(&cat);

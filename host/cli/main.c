@@ -2,6 +2,8 @@
 #include "cli.h"
 #include "worker.h"
 
+#include <bhost/plugin.h>
+
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -27,8 +29,9 @@ int main(int argc, char **argv)
     if (cmd && strcmp(cmd, "__worker") == 0)
         return bh_worker_main();
     signal(SIGPIPE, SIG_IGN);
-    if (cmd && (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0)) {
-        printf("bhost %s (plugin ABI %d.%d)\n", BHOST_VERSION, 1, 0);
+    if (cmd && (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0 ||
+                strcmp(cmd, "version") == 0)) {
+        printf("bhost %s (plugin ABI %d.%d)\n", BHOST_VERSION, BHOST_ABI_MAJOR, BHOST_ABI_MINOR);
         return BH_EXIT_OK;
     }
     return bh_cli_dispatch(argc, argv);

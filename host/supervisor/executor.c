@@ -329,14 +329,14 @@ static char *interrupted_message(const bh_case *c)
     for (uint32_t r = 0; r < c->n_runs; r++)
         if (c->runs[r].interrupted)
             return bh_xasprintf("run interrupted while this case was running "
-                                "(its worker was stopped; %u of %u runs "
+                                "(its worker was stopped; %u of %u run%s "
                                 "finished)",
-                                finished, c->n_runs);
+                                finished, c->n_runs, c->n_runs == 1 ? "" : "s");
     if (finished == 0)
         return bh_xstrdup("run interrupted before this case ran");
     return bh_xasprintf("run interrupted before all runs of this case "
-                        "finished (%u of %u runs finished)",
-                        finished, c->n_runs);
+                        "finished (%u of %u run%s finished)",
+                        finished, c->n_runs, c->n_runs == 1 ? "" : "s");
 }
 
 void bh_case_finish(bh_case *c, uint64_t seed)

@@ -5,6 +5,7 @@
 #include "bh_strbuf.h"
 #include "bh_strset.h"
 #include "ipc.h"
+#include "param_range.h"
 
 #include <errno.h>
 #include <math.h>
@@ -155,10 +156,12 @@ static int convert(const bh_scalar *sc, const cJSON *pd, pvalue *out,
     if (cJSON_GetObjectItemCaseSensitive(pd, "min") &&
         (strcmp(type, "i64") == 0 || strcmp(type, "f64") == 0)) {
         double lo = bh_json_num(pd, "min", 0), hi = bh_json_num(pd, "max", 0);
+        char range[96];
 
         if (out->f < lo || out->f > hi) {
-            snprintf(msg, sizeof(msg), "parameter '%s' must be within "
-                     "[%g, %g], got %s", key, lo, hi, sc->text);
+            bh_param_range_text(pd, range, sizeof(range));
+            snprintf(msg, sizeof(msg), "parameter '%s' must be %s%s, got %s", key,
+                     range[0] == '[' ? "within " : "", range, sc->text);
             return err_at(e, &sc->pos, msg);
         }
     }
@@ -736,6 +739,11 @@ void bh_plan_free(bh_plan *plan)
     memset(plan, 0, sizeof(*plan));
 }
 
+int bh_plan_id_matches(const char *pattern, const char *id)
+{
+    return strpbrk(pattern, "*?[") ? bh_glob_match(pattern, id) : strstr(id, pattern) != NULL;
+}
+
 void bh_plan_filter(bh_plan *plan, char *const *patterns, size_t n)
 {
     size_t kept = 0;
@@ -746,8 +754,7 @@ void bh_plan_filter(bh_plan *plan, char *const *patterns, size_t n)
         int keep = 0;
 
         for (size_t k = 0; k < n && !keep; k++)
-            keep = strpbrk(patterns[k], "*?[") ? bh_glob_match(patterns[k], plan->cases[i].id)
-                                               : strstr(plan->cases[i].id, patterns[k]) != NULL;
+            keep = bh_plan_id_matches(patterns[k], plan->cases[i].id);
         if (keep)
             plan->cases[kept++] = plan->cases[i];
         else

@@ -69,7 +69,9 @@ int bh_plan_build(const bh_config *cfg, bh_catalog *cat, bh_plan *plan,
                   bh_error *e);
 void bh_plan_free(bh_plan *plan);
 
-
+/* True when id matches pattern as --filter takes it: a glob when the
+ * pattern has * ? or [, else when id contains it. */
+int bh_plan_id_matches(const char *pattern, const char *id);
 
 /* Keeps only the cases whose id matches one of the patterns (all cases
  * when n == 0): a glob when the pattern has * ? or [, else ids that

@@ -927,7 +927,7 @@ static void test_plan_build(void **state)
     bh_plan_free(&plan);
     bh_catalog_free(&cat);
     bh_config_free(cfg);
-    assert_plan_error(dir, "t.yaml", "{n: [2MiB]}", "must be within [1, 1e+06], got 2MiB");
+    assert_plan_error(dir, "t.yaml", "{n: [2MiB]}", "must be within [1, 1000000], got 2MiB");
     assert_plan_error(dir, "u.yaml", "{n: [3x]}",
                       "expects an integer, got '3x' (sizes such as 4KiB");
     unsetenv("BHOST_PLUGIN_PATH");

@@ -70,7 +70,7 @@ export POCL_CACHE_DIR=$PWD/$build_dir/pocl-cache
 export BHOST_OPENCL_CACHE_DIR=$PWD/$build_dir/opencl-cache
 
 log "1. bhost info"
-"$bhost" info > "$out/info.json" 2>&1 || true
+"$bhost" info --json > "$out/info.json" 2>&1 || true
 grep -A40 -i '"cuda"' "$out/info.json" | head -60 || true
 
 log "2. check-plugin backend-cuda.so (a device is required)"
