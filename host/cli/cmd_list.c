@@ -155,13 +155,19 @@ static int list_plugins(const list_filter *f, int json)
         if (!en->info) {
             if (f->n)
                 continue; /* a plugin that failed has no benchmark to match */
+            shown++;
+            if (!json) {
+                print_plugin(en);
+                continue;
+            }
             o = cJSON_CreateObject();
             cJSON_AddStringToObject(o, "path", en->path);
             cJSON_AddStringToObject(o, "error", en->error);
         } else if (!(o = filtered_info(en->info, f))) {
             continue;
+        } else {
+            shown++;
         }
-        shown++;
         if (json) {
             cJSON_AddItemToArray(arr, o);
         } else {

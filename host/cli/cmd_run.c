@@ -15,6 +15,7 @@
 #include "plan.h"
 #include "report.h"
 #include "result_build.h"
+#include "run_case.h"
 #include "run_ci.h"
 #include "run_store.h"
 #include "run_verdict.h"
@@ -28,14 +29,27 @@
 
 static const char run_usage[] =
     "usage: bhost run CONFIG [options]\n"
+    "       bhost run PLUGIN/BENCH[KEY=VALUE,...][@BACKEND[:DEVICE]]\n"
+    "                 [-p KEY=VALUE]... [options]\n"
     "\n"
     "Runs every case of CONFIG in supervised worker processes, prints a\n"
-    "summary table and writes one JSON result file.\n"
+    "summary table and writes one JSON result file. Instead of a config,\n"
+    "one benchmark: PLUGIN/BENCH (as bhost list names it) runs with its\n"
+    "declared defaults and the built-in settings (10 runs of 10 samples,\n"
+    "100ms warm-up), e.g. bhost run 'selftest/spin[work=2000]' --runs 3;\n"
+    "a case id copied from a table works too. Its result goes to\n"
+    "results/PLUGIN/. A benchmark that needs a device runs on --backend\n"
+    "(default: cpu).\n"
     "\n"
-    "  --filter PATTERN     run only cases whose id matches the glob\n"
+    "  -p, --param KEY=VALUE\n"
+    "                       a parameter of PLUGIN/BENCH (repeatable; a key\n"
+    "                       given twice runs each of its values)\n"
+    "  -f, --filter PATTERN run only cases whose id matches the glob\n"
     "                       (repeatable), e.g. 'selftest/spin*'; a word\n"
     "                       without * ? [ matches ids that contain it\n"
-    "  --out FILE           write the result to FILE (replacing it)\n"
+    "  --out FILE           write the result to FILE (replacing it), and\n"
+    "                       nothing elsewhere: no store unless --store or\n"
+    "                       $BHOST_STORE names one\n"
     "  --results-dir DIR    root for results/<config>/<time>-<host>.json\n"
     "                       (default: results)\n"
     "  --seed N             seed for run order and plugins (default: the\n"
@@ -54,12 +68,24 @@ static const char run_usage[] =
     "                       under valgrind (overrides the config's measure)\n"
     "  --json               print the result document on stdout instead\n"
     "                       of the table\n"
-    "  --quiet              no table and no progress line\n"
+    "  -q, --quiet          no table and no progress lines (errors and the\n"
+    "                       result's path still go to stderr)\n"
     "  -v, --verbose        after the table, each case's runs, flags and\n"
     "                       settings, and the plugin log of failed runs\n"
     "  --allow-unsafe-plugins  load plugin files that are world-writable or\n"
     "                       owned by another user (also for list, info and\n"
     "                       validate: BHOST_ALLOW_UNSAFE_PLUGINS=1)\n"
+    "  -h, --help           this help\n"
+    "\n"
+    "Progress: on a terminal, one line on stderr redrawn after each run;\n"
+    "otherwise (a CI log) a line per finished suite and at least every 30 s:\n"
+    "cases done of all, time elapsed, the estimate of the time left.\n";
+
+/* The second half of run's help: comparison, store and CI options. */
+static const char run_usage_more[] =
+    "\n"
+    "Comparison, results store and CI:\n"
+    "\n"
     "  --baseline NAME|FILE compare with a baseline (a name saved with\n"
     "                       --save-baseline, or a result file): verdicts go\n"
     "                       into the result and are printed per case;\n"
@@ -83,12 +109,13 @@ static const char run_usage[] =
     "                       earlier results (else by case count); join the\n"
     "                       shards with bhost merge\n"
     "  --backend NAME       run only the cases of backend NAME, 'none' for\n"
-    "                       the cases that use no backend (repeatable)\n"
+    "                       the cases that use no backend (repeatable); with\n"
+    "                       PLUGIN/BENCH: the backend a device benchmark runs on\n"
     "  --store FILE|URL     the results store the result is added to after\n"
     "                       its JSON file is written, and store: baselines\n"
     "                       come from: an SQLite file or a postgresql:// URL\n"
     "                       (default: $BHOST_STORE, else\n"
-    "                       <results-dir>/bhost.db)\n"
+    "                       <results-dir>/bhost.db; none with --out)\n"
     "  --no-store           do not add the result to the store\n"
     "  --baseline store:latest-BRANCH | store:nearest-ancestor\n"
     "                       the newest run of this config on BRANCH (e.g.\n"
@@ -97,12 +124,15 @@ static const char run_usage[] =
     "                       this system's fingerprint, from the store\n"
     "  --notify URL         post the regressions (Slack-compatible JSON) to\n"
     "                       the webhook URL; nothing is sent when nothing\n"
-    "                       regressed (needs --baseline)\n"
-    "  -h, --help           this help\n";
+    "                       regressed (needs --baseline)\n";
 
 /* Options of one run command. */
 typedef struct run_opts {
-    const char *config;
+    const char *config;      /* a config file, or PLUGIN/BENCH (run_case.h) */
+    int one_case;            /* config is PLUGIN/BENCH */
+    char **params;           /* -p KEY=VALUE */
+    size_t n_params;
+    size_t cap_params;
     char **filters;
     size_t n_filters;
     size_t cap_filters;
@@ -144,7 +174,8 @@ static int duration_arg(const char *opt, const char *text, int positive, uint64_
 
 /* The options of bhost run. */
 static const bh_opt run_options[] = {
-    {"filter", 'f', 0, BH_OPT_VALUE, "run only cases whose id matches the glob"},
+    {"param", 'p', 'p', BH_OPT_VALUE, "a parameter KEY=VALUE of PLUGIN/BENCH"},
+    {"filter", 'f', 'f', BH_OPT_VALUE, "run only cases whose id matches a glob or word"},
     {"out", 'o', 0, BH_OPT_VALUE, "write the result to FILE"},
     {"results-dir", 'd', 0, BH_OPT_VALUE, "root of the results folders"},
     {"seed", 's', 0, BH_OPT_VALUE, "seed for run order and plugins"},
@@ -156,7 +187,7 @@ static const bh_opt run_options[] = {
     {"timeout", 'O', 0, BH_OPT_VALUE, "per-run timeout"},
     {"measure", 'M', 0, BH_OPT_VALUE, "time, or instructions counted under valgrind"},
     {"json", 'j', 0, BH_OPT_FLAG, "print the result document instead of the table"},
-    {"quiet", 'q', 0, BH_OPT_FLAG, "no table and no progress line"},
+    {"quiet", 'q', 'q', BH_OPT_FLAG, "no table and no progress lines"},
     {"verbose", 'v', 'v', BH_OPT_FLAG, "each case's runs, flags and settings"},
     {"allow-unsafe-plugins", 'u', 0, BH_OPT_FLAG, "load world-writable or foreign plugin files"},
     {"baseline", 'B', 0, BH_OPT_VALUE, "compare with a baseline name, file or store selection"},
@@ -188,6 +219,9 @@ static int parse(int argc, char **argv, run_opts *o)
         switch (ch) {
         case 'f':
             BH_PUSH(o->filters, o->n_filters, o->cap_filters, p.value);
+            break;
+        case 'p':
+            BH_PUSH(o->params, o->n_params, o->cap_params, p.value);
             break;
         case 'o':
             o->out = p.value;
@@ -283,20 +317,58 @@ static int parse(int argc, char **argv, run_opts *o)
     if (ch < 0)
         return -1;
     if (p.next != argc - 1) {
-        bh_cli_error("run: expected exactly one CONFIG file (see bhost run "
-                     "--help)");
+        bh_cli_error("run: expected exactly one CONFIG file or benchmark PLUGIN/BENCH (see "
+                     "bhost run --help)");
         return -1;
     }
     o->config = argv[p.next];
+    o->one_case = bh_run_case_is_spec(o->config);
+    if (o->n_params && !o->one_case) {
+        bh_cli_error("run: -p/--param KEY=VALUE is for a benchmark PLUGIN/BENCH; a config "
+                     "sets params: in its suites");
+        return -1;
+    }
     o->verdict.results_dir = o->results_dir;
     if (o->store.notify && !o->verdict.baseline) {
         bh_cli_error("run: --notify needs --baseline NAME|FILE|store:...");
         return -1;
     }
+    if (o->out && !o->store.store && !getenv("BHOST_STORE"))
+        o->store.no_store = 1; /* --out writes that one file and nothing elsewhere */
     if (bh_run_store_prepare(&o->store, o->results_dir) != 0)
         return -1;
     o->verdict.store = o->store.target;
     return 0;
+}
+
+/* The config of the run: the file, or the in-memory one of PLUGIN/BENCH
+ * (checked against the plugin in cat, which is set up here). NULL after
+ * printing one line, with *rc the exit code. */
+static bh_config *load_config(run_opts *o, bh_catalog *cat, int *rc)
+{
+    bh_error e = {""};
+    bh_config *cfg;
+
+    if (!o->one_case) {
+        cfg = bh_config_load(o->config, &e);
+        if (!cfg) {
+            bh_cli_error("%s", e.msg);
+            *rc = BH_EXIT_CONFIG;
+            return NULL;
+        }
+        bh_catalog_init(cat, cfg->plugin_path, cfg->n_plugin_path);
+        return cfg;
+    }
+    *rc = BH_EXIT_USAGE;
+    cfg = bh_run_case_config(o->config, o->params, o->n_params, o->ci.backends,
+                             o->ci.n_backends);
+    o->ci.n_backends = 0; /* they name the device's backend; nothing to select */
+    bh_catalog_init(cat, NULL, 0);
+    if (cfg && bh_run_case_check(cfg, cat) != 0) {
+        bh_config_free(cfg);
+        cfg = NULL;
+    }
+    return cfg;
 }
 
 /* Applies command-line overrides to every suite's settings. */
@@ -396,26 +468,31 @@ static int cmd_run(int argc, char **argv)
 
     if (parse(argc, argv, &o) != 0) {
         free(o.filters);
+        free(o.params);
         bh_run_verdict_free(&o.verdict);
         return BH_EXIT_USAGE;
     }
-    cfg = bh_config_load(o.config, &e);
+    cfg = load_config(&o, &cat, &rc);
+    free(o.params);
     if (!cfg) {
-        bh_cli_error("%s", e.msg);
+        if (o.one_case)
+            bh_catalog_free(&cat);
         free(o.filters);
         bh_run_verdict_free(&o.verdict);
-        return BH_EXIT_CONFIG;
+        return rc;
     }
     apply_overrides(cfg, &o);
-    bh_catalog_init(&cat, cfg->plugin_path, cfg->n_plugin_path);
     cat.allow_unsafe |= o.allow_unsafe;
     if (bh_plan_build(cfg, &cat, &plan, &e) != 0) {
-        bh_cli_error("%s", e.msg);
+        if (o.one_case)
+            bh_cli_error("run: %s", bh_run_case_message(cfg, e.msg));
+        else
+            bh_cli_error("%s", e.msg);
         bh_catalog_free(&cat);
         bh_config_free(cfg);
         free(o.filters);
         bh_run_verdict_free(&o.verdict);
-        return BH_EXIT_CONFIG;
+        return o.one_case ? BH_EXIT_USAGE : BH_EXIT_CONFIG;
     }
     if (o.n_filters) {
         char *example = plan.n ? bh_xasprintf("'%s'%s%s%s", plan.cases[0].id,
@@ -482,7 +559,7 @@ static int cmd_run(int argc, char **argv)
     bh_supervisor_catch_signals();
     t0 = bh_now_ns();
     xo.seed = meta.seed;
-    xo.progress = !o.quiet && isatty(2);
+    xo.progress = o.quiet ? BH_PROGRESS_NONE : isatty(2) ? BH_PROGRESS_LIVE : BH_PROGRESS_LOG;
     xo.log_limit = 64 * 1024;
     bh_exec_plan(&plan, &xo);
     meta.interrupted = bh_interrupted != 0;
@@ -554,8 +631,9 @@ static int cmd_run(int argc, char **argv)
 const bh_cli_cmd bh_cli_run = {
     .name = "run",
     .handler = cmd_run,
-    .args = "CONFIG",
-    .summary = "run a suite config and write a result file",
+    .args = "CONFIG|PLUGIN/BENCH",
+    .summary = "run a suite config, or one benchmark, and write a result file",
     .usage = run_usage,
+    .usage_more = run_usage_more,
     .opts = run_options,
 };

@@ -180,6 +180,29 @@ void bh_suite_combo(const bh_suite *s, size_t k, size_t *idx);
 bh_config *bh_config_load(const char *path, bh_error *e);
 void bh_config_free(bh_config *c);
 
+/* One benchmark asked for on the command line: bhost run
+ * PLUGIN/BENCH[KEY=VALUE,...][@BACKEND[:DEVICE]] [-p KEY=VALUE]. */
+typedef struct bh_case_request {
+    const char *text;              /* as given: the config's path and the
+                                      file of every position */
+    const char *plugin;            /* a plugin name */
+    const char *bench;             /* a benchmark id of it */
+    const char *const *keys;       /* parameters in order; a key given */
+    const char *const *values;     /* twice is a list of values */
+    size_t n_params;
+    const char *const *backends;   /* for a device benchmark; none: cpu */
+    size_t n_backends;
+    int device;                    /* a device index, or -1 for all */
+} bh_case_request;
+
+/* The config a file with one suite would give (plugin, include: [bench],
+ * params typed as YAML plain scalars, backends not required) with the
+ * built-in defaults, named after the plugin (results/PLUGIN/) and hashed
+ * over the request, so runs of one request compare like runs of one
+ * config file. NULL with e set when the plugin name cannot name a results
+ * folder. Free with bh_config_free. */
+bh_config *bh_config_for_case(const bh_case_request *r, bh_error *e);
+
 /* Parses "500ms", "2s", "1.5m", "250us", "100ns" or a plain number of
  * seconds into nanoseconds; 0 or -1 with e set to what was expected. */
 int bh_parse_duration(const char *text, uint64_t *ns, bh_error *e);

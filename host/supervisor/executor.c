@@ -9,6 +9,7 @@
 #include "callgrind_run.h"
 #include "ipc.h"
 #include "outcome.h"
+#include "progress_log.h"
 #include "worker_spawn.h"
 
 #include <stdio.h>
@@ -198,17 +199,6 @@ size_t bh_exec_plan(bh_plan *plan, const bh_exec_opts *o)
     return started;
 }
 
-/* "1:05" or "1:02:05" for s seconds. */
-static void clock_text(double s, char *buf, size_t cap)
-{
-    unsigned long t = s > 0 ? (unsigned long)(s + 0.5) : 0;
-
-    if (t >= 3600)
-        snprintf(buf, cap, "%lu:%02lu:%02lu", t / 3600, t / 60 % 60, t % 60);
-    else
-        snprintf(buf, cap, "%lu:%02lu", t / 60, t % 60);
-}
-
 /* The live progress line on stderr (a terminal): run k + 1 of n, time
  * elapsed since t0 and the estimated time left (from the mean time of the
  * runs so far), the case and run; cut to the terminal width so \r can
@@ -223,9 +213,9 @@ static void progress_line(size_t k, size_t n, const bh_case *c, uint32_t run, ui
 
     if (ioctl(2, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 10)
         width = ws.ws_col;
-    clock_text(el, e, sizeof(e));
+    bh_clock_text(el, e, sizeof(e));
     if (k > 0)
-        clock_text(el / (double)k * (double)(n - k), left, sizeof(left));
+        bh_clock_text(el / (double)k * (double)(n - k), left, sizeof(left));
     len = snprintf(line, sizeof(line), "[%zu/%zu] %s elapsed, ~%s left  %s (run %u/%u)", k + 1,
                    n, e, left, c->id, run + 1, c->n_runs);
     if (len > 0 && (size_t)len >= width && width < sizeof(line))
@@ -240,6 +230,7 @@ size_t bh_exec_ordered(bh_plan *plan, const bh_exec_slot *order, size_t n,
     size_t started = 0;
     char *exe = bh_self_exe();
     uint64_t t0 = bh_now_ns();
+    bh_progress_log plog;
 
     bh_cg_check_plan(plan);
     for (size_t i = 0; i < plan->n; i++) {
@@ -250,6 +241,8 @@ size_t bh_exec_ordered(bh_plan *plan, const bh_exec_slot *order, size_t n,
         c->n_runs = c->settings.runs;
         c->runs = bh_xcalloc(c->n_runs ? c->n_runs : 1, sizeof(bh_run));
     }
+    if (o->progress == BH_PROGRESS_LOG)
+        bh_progress_log_start(&plog, plan, order, n, stderr);
     for (size_t k = 0; k < n && !bh_interrupted; k++) {
         bh_case *c;
 
@@ -259,13 +252,19 @@ size_t bh_exec_ordered(bh_plan *plan, const bh_exec_slot *order, size_t n,
         if (c->pre_status != BH_ST_OK || order[k].run_index >= c->n_runs ||
             c->runs[order[k].run_index].done)
             continue;
-        if (o->progress)
+        if (o->progress == BH_PROGRESS_LIVE)
             progress_line(k, n, c, order[k].run_index, t0);
+        else if (o->progress == BH_PROGRESS_LOG)
+            bh_progress_log_begin(&plog, c, order[k].run_index);
         run_once(c, order[k].run_index, o, exe);
+        if (o->progress == BH_PROGRESS_LOG && c->runs[order[k].run_index].done)
+            bh_progress_log_end(&plog, plan, order[k].case_index);
         started++;
     }
-    if (o->progress)
+    if (o->progress == BH_PROGRESS_LIVE)
         fprintf(stderr, "\r\033[K");
+    if (o->progress == BH_PROGRESS_LOG)
+        bh_progress_log_stop(&plog);
     for (size_t i = 0; i < plan->n; i++)
         bh_case_finish(&plan->cases[i], o->seed);
     free(exe);

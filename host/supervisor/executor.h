@@ -14,9 +14,17 @@
 #include <signal.h>
 #include <stdint.h>
 
+/* How bh_exec_opts.progress shows progress on stderr. */
+enum {
+    BH_PROGRESS_NONE = 0,
+    BH_PROGRESS_LIVE = 1, /* a terminal: one line redrawn after each run */
+    BH_PROGRESS_LOG = 2   /* a log: a line per finished suite and at least
+                             every 30 s (progress_log.h) */
+};
+
 typedef struct bh_exec_opts {
     uint64_t seed;       /* shuffles the run order and seeds each case */
-    int progress;        /* print a progress line on stderr */
+    int progress;        /* BH_PROGRESS_*: progress lines on stderr */
     size_t log_limit;    /* bytes of plugin output kept per run */
 } bh_exec_opts;
 
