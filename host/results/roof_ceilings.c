@@ -128,14 +128,32 @@ static void name_of(bh_roof_ceiling *k)
 
     if (k->threads > 0)
         snprintf(threads, sizeof(threads), " x%d", k->threads);
-    if (k->kind == BH_CEIL_BANDWIDTH)
-        snprintf(k->name, sizeof(k->name), "%s %s%s%s%s", bh_roof_level_name(k->level), k->access,
-                 threads, *k->at ? " " : "", k->at);
+    if (k->kind == BH_CEIL_BANDWIDTH && *k->at)
+        snprintf(k->name, sizeof(k->name), "memory %s%s %s", k->access, threads, k->at);
+    else if (k->kind == BH_CEIL_BANDWIDTH)
+        snprintf(k->name, sizeof(k->name), "%s %s%s", bh_roof_level_name(k->level), k->access,
+                 threads);
     else if (k->kind == BH_CEIL_COMPUTE)
         snprintf(k->name, sizeof(k->name), "%s%s%s%s", k->compute, threads, *k->at ? " " : "",
                  k->at);
     else
         snprintf(k->name, sizeof(k->name), "call latency%s%s", *k->at ? " " : "", k->at);
+}
+
+/* The summary median of case c over its fastest ok run's median: the
+ * factor that turns its throughput into its best run's (1 when unknown). */
+static double best_run_factor(const cJSON *c)
+{
+    double median = num(cJSON_GetObjectItemCaseSensitive(c, "summary"), "median");
+    double *m = NULL, fastest = NAN;
+    size_t n = 0;
+
+    bh_result_run_medians(c, &m, &n);
+    for (size_t i = 0; i < n; i++)
+        if (!(m[i] >= fastest))
+            fastest = m[i];
+    free(m);
+    return median > 0 && fastest > 0 ? median / fastest : 1.0;
 }
 
 /* The ceilings case c measures: from its throughput when it is flagged a
@@ -155,16 +173,22 @@ static void case_ceilings(const cJSON *c, bh_roof_set *s)
     k.access = strcmp(p.access, "unknown") == 0 ? "read-write" : p.access;
     k.compute = strcmp(p.compute, "none") == 0 ? "f32" : p.compute;
     if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "ceiling"))) {
+        /* a ceiling is the best the machine did: its fastest run */
+        double best = best_run_factor(c);
+
+        bw *= best;
+        fl *= best;
         if (bw > 0) {
             k.kind = BH_CEIL_BANDWIDTH;
-            k.level = bh_roof_level(s, p.working_set, p.threads);
+            /* a device's memory is one level, whatever the host's caches */
+            k.level = *k.at ? BH_LEVEL_DRAM : bh_roof_level(s, p.working_set, p.threads);
             k.value = bw;
         } else if (fl > 0) {
             k.kind = BH_CEIL_COMPUTE;
             k.value = fl;
         } else {
             k.kind = BH_CEIL_LATENCY;
-            k.value = num(cJSON_GetObjectItemCaseSensitive(c, "summary"), "median");
+            k.value = num(cJSON_GetObjectItemCaseSensitive(c, "summary"), "median") / best;
             if (!(k.value > 0))
                 return;
         }

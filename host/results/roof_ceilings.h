@@ -75,14 +75,16 @@ int bh_roof_level(const bh_roof_set *s, double working_set, int threads);
 const char *bh_roof_level_name(int level);
 
 /* The bandwidth ceiling for a case of profile p on device at: its level
- * (else the nearest faster level, else a slower one), its access kind
- * (else read-write), its thread count (else the nearest). NULL when the
- * run measured no bandwidth ceiling for at. */
+ * (else the nearest faster level; never a slower one), its access kind
+ * (else read-write, read, write), the highest measured on at most its
+ * threads (else the nearest above). NULL when the run measured none of
+ * those for at. */
 const bh_roof_ceiling *bh_roof_pick_memory(const bh_roof_set *s, const bh_roof_profile *p,
                                            const char *at);
 
 /* The compute ceiling of p's class (f32 when the case declares no
- * profile; none for class "none") on device at, nearest in threads; NULL
+ * profile; none for class "none") on device at, the highest measured on
+ * at most its threads (else the nearest above); NULL
  * when the run measured none of that class: an int8 case is never held
  * against f32. */
 const bh_roof_ceiling *bh_roof_pick_compute(const bh_roof_set *s, const bh_roof_profile *p,

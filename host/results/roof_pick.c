@@ -6,17 +6,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* How far ceiling threads t is from the case's c: 0 the same (or either
- * unknown), then fewer threads before more. */
-static int thread_distance(int t, int c)
+/* True when a ceiling measured on t threads bounds a case on c threads: t
+ * no more than c (more threads can always do what fewer do, so the best
+ * ceiling on at most c threads bounds it), or either unknown (0). */
+static int threads_bound(int t, int c)
 {
-    if (t == c || t == 0 || c == 0)
-        return 0;
-    return t < c ? 2 * (c - t) : 2 * (t - c) + 1;
+    return t == 0 || c == 0 || t <= c;
 }
 
-/* The bandwidth ceiling on at of level and access nearest in threads, or
- * NULL. */
+/* Of a and b, the better ceiling for a case on c threads: one that bounds
+ * it before one that does not, then the higher value (among those that
+ * do not bound it, the nearest in threads). */
+static const bh_roof_ceiling *better(const bh_roof_ceiling *a, const bh_roof_ceiling *b, int c)
+{
+    int ab = threads_bound(a->threads, c), bb = threads_bound(b->threads, c);
+
+    if (ab != bb)
+        return ab ? a : b;
+    if (ab)
+        return b->value > a->value ? b : a;
+    return b->threads < a->threads ? b : a;
+}
+
+/* The bandwidth ceiling on at of level (0: any) and access that bounds a
+ * case on threads threads, or NULL. */
 static const bh_roof_ceiling *find_memory(const bh_roof_set *s, int level, const char *access,
                                           int threads, const char *at)
 {
@@ -25,27 +38,24 @@ static const bh_roof_ceiling *find_memory(const bh_roof_set *s, int level, const
     for (size_t i = 0; i < s->n; i++) {
         const bh_roof_ceiling *k = &s->v[i];
 
-        if (k->kind != BH_CEIL_BANDWIDTH || k->level != level || strcmp(k->access, access) != 0 ||
-            strcmp(k->at, at) != 0)
+        if (k->kind != BH_CEIL_BANDWIDTH || (level && k->level != level) ||
+            strcmp(k->access, access) != 0 || strcmp(k->at, at) != 0)
             continue;
-        if (!best ||
-            thread_distance(k->threads, threads) < thread_distance(best->threads, threads))
-            best = k;
+        best = best ? better(best, k, threads) : k;
     }
     return best;
 }
 
 /* The levels to try for a case at level: its own, then the faster ones
- * nearest first, then the slower ones (a faster level never overstates
- * a case's fraction). */
+ * nearest first. A slower level's ceiling would overstate the case's
+ * fraction, so none is used: without a ceiling at its level or a faster
+ * one, a case has no memory ceiling. */
 static size_t level_order(int level, int out[BH_LEVEL_DRAM])
 {
     size_t n = 0;
 
     out[n++] = level;
     for (int l = level - 1; l >= 1; l--)
-        out[n++] = l;
-    for (int l = level + 1; l <= BH_LEVEL_DRAM; l++)
         out[n++] = l;
     return n;
 }
@@ -60,7 +70,13 @@ const bh_roof_ceiling *bh_roof_pick_memory(const bh_roof_set *s, const bh_roof_p
     const char *access = p->known && strcmp(p->access, "unknown") != 0 ? p->access : "read-write";
     int level = p->known ? bh_roof_level(s, p->working_set, p->threads) : BH_LEVEL_DRAM;
 
-    nl = level_order(level, levels);
+    /* a device's memory is not the host's cache hierarchy: any level */
+    if (*at) {
+        levels[0] = 0;
+        nl = 1;
+    } else {
+        nl = level_order(level, levels);
+    }
     for (size_t i = 0; i < nl; i++) {
         const bh_roof_ceiling *k = find_memory(s, levels[i], access, p->threads, at);
 
@@ -86,9 +102,7 @@ const bh_roof_ceiling *bh_roof_pick_compute(const bh_roof_set *s, const bh_roof_
 
         if (k->kind != BH_CEIL_COMPUTE || strcmp(k->compute, cls) != 0 || strcmp(k->at, at) != 0)
             continue;
-        if (!best ||
-            thread_distance(k->threads, p->threads) < thread_distance(best->threads, p->threads))
-            best = k;
+        best = best ? better(best, k, p->threads) : k;
     }
     return best;
 }

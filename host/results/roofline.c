@@ -143,7 +143,7 @@ static void apply_case(cJSON *c, const bh_roof_set *s)
     if (!mem && !(flops > 0))
         return;
     r = cJSON_CreateObject();
-    if (p.known && p.working_set > 0)
+    if (p.known && p.working_set > 0 && !*at)
         cJSON_AddStringToObject(r, "level",
                                 bh_roof_level_name(bh_roof_level(s, p.working_set, p.threads)));
     place(r, flops, mem ? bytes : 0, mem, peak, bh_roof_latency_floor(s, at), ns);

@@ -196,7 +196,7 @@ static void test_latency_bound(void **state)
     const cJSON *r = roof_of("accel/axpy[n=16]@gpu:0");
 
     (void)state;
-    assert_string_equal(s_of(r, "memory_ceiling"), "DRAM read-write @gpu:0");
+    assert_string_equal(s_of(r, "memory_ceiling"), "memory read-write @gpu:0");
     assert_string_equal(s_of(r, "bound"), "latency");
     assert_true(n_of(r, "latency_floor_ns") == 5000);
 }
@@ -234,6 +234,46 @@ static void test_view_fields(void **state)
     bh_result_view_free(&v);
 }
 
+/* A run of two threads can always do what one does: a 2-thread case is
+ * held against the better of the 1- and 2-thread ceilings; a ceiling is
+ * its fastest run; a case is never held against a slower level. */
+static void test_threads_best_run_and_levels(void **state)
+{
+    static const char text[] =
+        "{\"system\":{\"caches\":[{\"level\":1,\"type\":\"data\",\"size_bytes\":49152,"
+        "\"count\":2}]},\"cases\":["
+        CEIL("r/x1", 1e9, "read", "none", 1, "bytes_per_s", 1.2e10) ","
+        CEIL("r/x2", 1e9, "read", "none", 2, "bytes_per_s", 1e10) ","
+        /* median 100 ns; its fastest run 50 ns: the ceiling is twice its
+         * median throughput */
+        "{\"id\":\"r/peak\",\"status\":\"ok\",\"ceiling\":true,\"summary\":{\"median\":100},"
+        " \"work_profile\":{\"working_set_bytes\":0,\"access\":\"unknown\",\"compute\":\"f64\","
+        " \"threads\":1},\"throughput\":{\"flop_per_s\":1e9},\"runs\":["
+        "  {\"status\":\"ok\",\"samples\":[[1,100]]},{\"status\":\"ok\",\"samples\":[[2,100]]},"
+        "  {\"status\":\"failed\",\"samples\":[[1,1]]}]},"
+        CASE("t/two", 1e9, "read", "none", 2, "\"bytes_per_s\":1.1e10") ","
+        CASE("t/one", 1e9, "read", "none", 1, "\"bytes_per_s\":6e9") ","
+        CASE("t/f64", 0, "unknown", "f64", 1, "\"flop_per_s\":1e9") ","
+        CASE("t/l1", 1024, "read", "none", 1, "\"bytes_per_s\":1e9") "]}";
+    cJSON *saved = doc;
+    const cJSON *r;
+
+    (void)state;
+    doc = cJSON_Parse(text);
+    assert_non_null(doc);
+    bh_roofline_apply(doc);
+    r = roof_of("t/two");
+    assert_string_equal(s_of(r, "memory_ceiling"), "DRAM read x1");
+    assert_null(cJSON_GetObjectItemCaseSensitive(r, "above_ceiling"));
+    /* a 1-thread case is never held against a 2-thread ceiling */
+    assert_string_equal(s_of(roof_of("t/one"), "memory_ceiling"), "DRAM read x1");
+    assert_true(fabs(n_of(roof_of("t/f64"), "fraction") - 0.5) < 1e-12);
+    /* only DRAM ceilings: an L1 case gets none rather than a slower one */
+    assert_null(roof_of("t/l1"));
+    cJSON_Delete(doc);
+    doc = saved;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -241,6 +281,7 @@ int main(void)
         cmocka_unit_test(test_compute_class),     cmocka_unit_test(test_above_ceiling_flagged),
         cmocka_unit_test(test_no_profile),        cmocka_unit_test(test_latency_bound),
         cmocka_unit_test(test_view_fields),
+        cmocka_unit_test(test_threads_best_run_and_levels),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);

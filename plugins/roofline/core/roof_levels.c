@@ -80,10 +80,18 @@ int roof_level_working_set(const roof_caches *t, unsigned level, unsigned thread
                  level, (unsigned long long)full, threads, (unsigned long long)below, level);
         return -1;
     }
-    /* Half the capacity leaves room for the other arrays, the stack and
-     * the page tables; when half would still fit the level below, the
-     * middle of the gap keeps the set off both neighbours. */
-    *out = full / 2 > below ? full / 2 : below + (full - below) / 2;
+    /* A level's ceiling is the best bandwidth a working set on it can
+     * get, which is at the level's low end: twice the level below's
+     * capacity (a stream twice a cache's size gets no hits from it). Half
+     * the capacity is the most it takes (room for the stack and the page
+     * tables); when half would still fit the level below, the middle of
+     * the gap keeps the set off both neighbours. */
+    if (full / 2 <= below)
+        *out = below + (full - below) / 2;
+    else if (below > 0 && 2 * below < full / 2)
+        *out = 2 * below;
+    else
+        *out = full / 2;
     return 0;
 }
 

@@ -50,9 +50,11 @@ uint64_t roof_level_capacity(const roof_caches *t, unsigned level, unsigned thre
 unsigned roof_level_of(const roof_caches *t, uint64_t ws, unsigned threads);
 
 /* The working set (bytes) of the bw ceiling at `level` (1, 2, 3, ... or
- * ROOF_DRAM) for `threads` threads, into *out: half the level's capacity,
- * raised to halfway between the level below's capacity and this one's
- * when half would fit the level below; for ROOF_DRAM, ROOF_DRAM_FACTOR
+ * ROOF_DRAM) for `threads` threads, into *out: the level's low end, twice
+ * the level below's capacity (where its ceiling is highest), at most half
+ * the level's capacity (L1: half), raised to halfway between the level
+ * below's capacity and this one's when half would fit the level below;
+ * for ROOF_DRAM, ROOF_DRAM_FACTOR
  * times the largest total of any level (size times count: the L3 on most
  * machines, the per-core L2s where they add up to more), at least
  * ROOF_DRAM_MIN_BYTES. Returns 0; -1 with a reason in why (cap bytes)
