@@ -161,8 +161,8 @@ static int cmd_merge(int argc, char **argv)
     }
     bh_result_view_load(merged, &view);
     if (!quiet) {
-        printf("merged %zu shard%s (%zu cases) into %s\n", n, n == 1 ? "" : "s", view.n_cases,
-               used);
+        printf("merged %zu shard%s (%zu case%s) into %s\n", n, n == 1 ? "" : "s", view.n_cases,
+               view.n_cases == 1 ? "" : "s", used);
         print_comparison(stdout, &view.comparison);
     }
     rc = merged_exit(&view, fail_on_regression);

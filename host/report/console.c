@@ -255,7 +255,7 @@ static void print_counts(FILE *out, const bh_result_view *view)
                                         "invalid", "crashed", "timeout",    "oom"};
     size_t other = view->n_cases;
 
-    fprintf(out, "%zu cases:", view->n_cases);
+    fprintf(out, "%zu case%s:", view->n_cases, view->n_cases == 1 ? "" : "s");
     for (size_t k = 0; k < sizeof(order) / sizeof(*order); k++) {
         size_t n = 0;
 

@@ -200,7 +200,7 @@ void bh_report_html(const cJSON *doc, const bh_report_ctx *ctx, bh_strbuf *out)
     esc(out, bh_report_str_or(view.run.started_at, ""));
     bh_strbuf_puts(out, " &middot; host ");
     esc(out, bh_report_str_or(view.system.hostname, "?"));
-    bh_strbuf_printf(out, " &middot; %zu cases", view.n_cases);
+    bh_strbuf_printf(out, " &middot; %zu case%s", view.n_cases, view.n_cases == 1 ? "" : "s");
     if (view.comparison.json) {
         bh_strbuf_puts(out, " &middot; baseline ");
         esc(out, bh_report_str_or(view.comparison.baseline, "?"));

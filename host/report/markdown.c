@@ -210,7 +210,8 @@ static void failures(bh_strbuf *b, const bh_result_view *view)
 /* Every case, collapsed in <details>. */
 static void full_table(bh_strbuf *b, const bh_result_view *view)
 {
-    bh_strbuf_printf(b, "<details><summary>All %zu cases</summary>\n\n", view->n_cases);
+    bh_strbuf_printf(b, "<details><summary>All %zu case%s</summary>\n\n", view->n_cases,
+                     view->n_cases == 1 ? "" : "s");
     bh_strbuf_puts(b, "| case | status | median | 99% CI | CV | throughput | verdict |\n"
                       "|---|---|--:|---|--:|--:|---|\n");
     for (size_t i = 0; i < view->n_cases; i++) {
@@ -263,7 +264,7 @@ static void headline(bh_strbuf *b, const bh_result_view *view, size_t n_reg, siz
         bad += bh_rv_status_failed(view->cases[i].status);
     bh_strbuf_puts(b, "## bhost: ");
     bh_report_md_escape(b, bh_report_str_or(view->run.config_name, "result"));
-    bh_strbuf_printf(b, " \xe2\x80\x94 %zu cases", view->n_cases);
+    bh_strbuf_printf(b, " \xe2\x80\x94 %zu case%s", view->n_cases, view->n_cases == 1 ? "" : "s");
     if (view->n_verdicts)
         bh_strbuf_printf(b, ", %zu regressed (%zu critical), %zu improved", n_reg, n_crit, n_imp);
     if (bad)
