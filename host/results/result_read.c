@@ -296,35 +296,3 @@ void bh_result_run_medians(const cJSON *c, double **out, size_t *n)
         *out = NULL;
     }
 }
-
-void bh_result_metric_values(const cJSON *c, const char *metric,
-                             double **out, size_t *n)
-{
-    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(c, "runs");
-    const cJSON *r;
-    size_t cap = (size_t)cJSON_GetArraySize(runs);
-
-    *out = NULL;
-    *n = 0;
-    if (cap == 0)
-        return;
-    *out = bh_xcalloc(cap, sizeof(double));
-    cJSON_ArrayForEach(r, runs) {
-        const cJSON *m;
-
-        if (!run_ok(r))
-            continue;
-        cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(r, "metrics")) {
-            const cJSON *name = cJSON_GetObjectItemCaseSensitive(m, "name");
-            const cJSON *val = cJSON_GetObjectItemCaseSensitive(m, "value");
-
-            if (cJSON_IsString(name) && strcmp(name->valuestring, metric) == 0 &&
-                cJSON_IsNumber(val) && isfinite(val->valuedouble))
-                (*out)[(*n)++] = val->valuedouble;
-        }
-    }
-    if (*n == 0) {
-        free(*out);
-        *out = NULL;
-    }
-}

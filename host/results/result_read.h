@@ -55,8 +55,5 @@ double bh_result_metric_median(const cJSON *metric);
  * Samples that are malformed are skipped. */
 void bh_result_run_medians(const cJSON *c, double **out, size_t *n);
 
-/* The values of an extra metric over the ok runs of a case (new array). */
-void bh_result_metric_values(const cJSON *c, const char *metric,
-                             double **out, size_t *n);
 
 #endif
