@@ -56,6 +56,7 @@ groups=(
   "the Level Zero backend|libze-dev clang-14 llvm-spirv-14"
   "the HIP backend|hipcc libamdhip64-dev"
   "the sanitizer, valgrind and fuzzing checks|valgrind clang libclang-rt-14-dev"
+  "measure: instructions (callgrind and its client requests, valgrind/callgrind.h)|valgrind"
 )
 # npm: Debian's package, unless a nodejs that ships its own npm is installed
 command -v npm >/dev/null || groups+=("the tokenizer data and its exactness test|npm")
