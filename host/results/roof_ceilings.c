@@ -178,13 +178,17 @@ static void case_ceilings(const cJSON *c, bh_roof_set *s)
 
         bw *= best;
         fl *= best;
-        if (bw > 0) {
+        if (fl > 0 && strcmp(p.compute, "none") != 0) {
+            /* a peak of its arithmetic (a gemm's bytes are not a stream) */
+            k.kind = BH_CEIL_COMPUTE;
+            k.value = fl;
+        } else if (bw > 0) {
             k.kind = BH_CEIL_BANDWIDTH;
             /* a device's memory is one level, whatever the host's caches */
             k.level = *k.at ? BH_LEVEL_DRAM : bh_roof_level(s, p.working_set, p.threads);
             k.value = bw;
         } else if (fl > 0) {
-            k.kind = BH_CEIL_COMPUTE;
+            k.kind = BH_CEIL_COMPUTE; /* no profile: f32, as before */
             k.value = fl;
         } else {
             k.kind = BH_CEIL_LATENCY;

@@ -4,7 +4,8 @@
  * column-major, through the backend's bhost.kernel.gemm/1; A and B
  * uniform in [-1, 1) from the case seed. Counting: FLOP 2mnk, bytes
  * (mk + kn + mn) x sizeof(dtype) (each matrix once); profile read-write,
- * f32 or f64, the counted bytes.
+ * f32 or f64, the counted bytes. A ceiling: the device's gemm peak of its
+ * dtype, which the device's other f32/f64 cases are held against.
  *
  * verify() reads C of the last run and compares every element (every
  * element of up to 16 seeded columns when m n k > 2^27) with a
@@ -240,7 +241,8 @@ static void BHOST_ABI gemm_destroy(void *inst)
 
 const bhost_bench_desc bh_accel_gemm = {
     .struct_size = sizeof(bhost_bench_desc),
-    .flags = BHOST_BENCH_NEEDS_DEVICE,
+    /* the device's gemm peak of its dtype: a compute ceiling */
+    .flags = BHOST_BENCH_NEEDS_DEVICE | BHOST_BENCH_CEILING,
     .id = "kernel.gemm",
     .summary = "C = op(A) op(B) through the backend's gemm kernel, every "
                "element verified against a double host product",

@@ -44,6 +44,11 @@ static const char doc_text[] =
     /* a device's launch latency: a ceiling without work */
     "{\"id\":\"accel/launch@gpu:0\",\"backend\":\"gpu\",\"device\":0,\"status\":\"ok\","
     " \"ceiling\":true,\"summary\":{\"median\":5000}},"
+    /* a device gemm: bytes and FLOPs, a compute class: a compute ceiling */
+    "{\"id\":\"accel/gemm@gpu:0\",\"backend\":\"gpu\",\"device\":0,\"status\":\"ok\","
+    " \"ceiling\":true,\"work_profile\":{\"working_set_bytes\":1e6,\"access\":\"read-write\","
+    " \"compute\":\"f32\",\"threads\":0},\"throughput\":{\"bytes_per_s\":1e11,"
+    " \"flop_per_s\":5e13},\"summary\":{\"median\":2e6}},"
     "{\"id\":\"accel/copy@gpu:0\",\"backend\":\"gpu\",\"device\":0,\"status\":\"ok\","
     " \"ceiling\":true,\"work_profile\":{\"working_set_bytes\":1e9,\"access\":\"read-write\","
     " \"compute\":\"none\",\"threads\":0},\"throughput\":{\"bytes_per_s\":1e12},"
@@ -117,7 +122,7 @@ static void test_ceilings_listed(void **state)
     int l1 = 0;
 
     (void)state;
-    assert_int_equal(cJSON_GetArraySize(list), 8);
+    assert_int_equal(cJSON_GetArraySize(list), 9);
     cJSON_ArrayForEach(k, list) {
         if (strcmp(s_of(k, "name"), "L1 read x1") == 0) {
             l1++;
@@ -198,6 +203,10 @@ static void test_latency_bound(void **state)
     (void)state;
     assert_string_equal(s_of(r, "memory_ceiling"), "memory read-write @gpu:0");
     assert_string_equal(s_of(r, "bound"), "latency");
+    /* the device gemm is the device's f32 peak, not a bandwidth */
+    assert_string_equal(s_of(roof_of("accel/gemm@gpu:0"), "compute_ceiling"), "f32 @gpu:0");
+    assert_string_equal(s_of(roof_of("accel/gemm@gpu:0"), "memory_ceiling"),
+                        "memory read-write @gpu:0");
     assert_true(n_of(r, "latency_floor_ns") == 5000);
 }
 
@@ -218,7 +227,7 @@ static void test_view_fields(void **state)
     assert_null(c->roof.compute_ceiling);
     assert_true(c->roof.above);
     assert_false(bh_result_view_find(&v, "t/small")->roof.above);
-    assert_int_equal(v.roofs.n_ceilings, 8);
+    assert_int_equal(v.roofs.n_ceilings, 9);
     for (size_t i = 0; i < v.roofs.n_ceilings; i++) {
         k = bh_rv_roofs_ceiling(&v.roofs, i);
         if (strcmp(k.kind, "latency") == 0) {
