@@ -4,6 +4,7 @@
 
 #include "bh_mem.h"
 #include "result_view.h"
+#include "report_case.h"
 #include "report_text.h"
 #include "units.h"
 #include "verdict.h"
@@ -20,9 +21,6 @@
 #define BOLD "\033[1m"
 #define RESET "\033[0m"
 #define MAX_ID_WIDTH 72
-/* The level of the table's interval of the median (of the run medians):
- * the comparisons' default confidence, so one level reads everywhere. */
-#define BH_CONSOLE_CI_LEVEL 0.95
 
 /* See console.h. */
 int bh_report_use_color(int fd)
@@ -60,48 +58,6 @@ static const char *verdict_color(const bh_rv_case *r)
     if (rank == 3)
         return GREEN;
     return "";
-}
-
-/* The headline verdict in words: "regressed (critical) +12.3%", "improved
- * -8.1%", "no change detected (MDE 41.2%)", "too few runs to judge (3 a
- * side, 7 needed)" (bh_report_verdict_words); alpha is the level the
- * comparison's tests had to reach (fdr / family). */
-static void verdict_text(const bh_rv_case *r, double alpha, char *buf, size_t cap)
-{
-    bh_report_verdict_in in = {0};
-    const bh_rv_change *h = r->head;
-
-    if (!r->verdict) {
-        snprintf(buf, cap, "-");
-        return;
-    }
-    in.verdict = r->verdict;
-    in.severity = r->severity;
-    in.change = NAN;
-    in.mde = in.n_base = in.n_cand = in.need = NAN;
-    if (h && strcmp(r->verdict, "new") != 0 && strcmp(r->verdict, "missing") != 0) {
-        in.reason = h->reason;
-        in.change = h->change;
-        in.mde = h->mde;
-        in.n_base = h->n_base;
-        in.n_cand = h->n_cand;
-        in.paired = h->paired;
-        if (alpha > 0.0 && alpha < 1.0)
-            in.need = bh_regress_runs_to_reach(alpha, h->paired);
-    }
-    bh_report_verdict_words(&in, buf, cap);
-}
-
-/* True when the summary of r carries stability flag name. */
-static int has_flag(const bh_rv_case *r, const char *name)
-{
-    const cJSON *f;
-
-    cJSON_ArrayForEach(f, r->summary.flags) {
-        if (cJSON_IsString(f) && strcmp(f->valuestring, name) == 0)
-            return 1;
-    }
-    return 0;
 }
 
 /* "45% mem", "100% comp", "3% latency", with " above" when the case went
@@ -169,29 +125,22 @@ typedef struct widths {
 static void print_row(FILE *out, const bh_rv_case *r, const char *label, const widths *w,
                       int color)
 {
-    char med[32] = "-", lo[32], hi[32], ci[80] = "-", cv[32] = "-", tp[48] = "", roof[48] = "";
+    char cv[32] = "-", tp[48] = "", roof[48] = "";
     char vt[128];
     const char *noisy = "";
-    double m, l, h;
+    bh_report_median m;
 
+    bh_report_case_median(r, &m);
     if (r->summary.present) {
-        /* one median everywhere: the median of the run medians, the value
-           the comparisons and histories use (docs/statistics.md section 2) */
-        bh_report_run_median(r, BH_CONSOLE_CI_LEVEL, &m, &l, &h);
-        bh_fmt_time(isfinite(m) ? m : r->summary.median, med, sizeof(med));
-        if (isfinite(l) && isfinite(h)) {
-            bh_fmt_time(l, lo, sizeof(lo));
-            bh_fmt_time(h, hi, sizeof(hi));
-            snprintf(ci, sizeof(ci), "[%s, %s]", lo, hi);
-        }
         bh_fmt_pct(r->summary.spread_cv, cv, sizeof(cv));
-        if (has_flag(r, "high_cv"))
+        if (bh_report_case_noisy(r))
             noisy = "noisy";
         if (isfinite(r->rate))
             bh_fmt_rate(r->rate, r->rate_unit, tp, sizeof(tp));
     }
     fprintf(out, "%-*.*s  %s%-11s%s  %10s  %-23s  %7s %s%-5s%s  %-*s", w->id, w->id, label,
-            color ? status_color(r->status) : "", r->status, color ? RESET : "", med, ci, cv,
+            color ? status_color(r->status) : "", r->status, color ? RESET : "", m.med_text,
+            m.ci_text, cv,
             color && *noisy ? YELLOW : "", noisy, color && *noisy ? RESET : "",
             w->roof || w->verdict ? 15 : 0, tp);
     if (w->roof) {
@@ -202,7 +151,7 @@ static void print_row(FILE *out, const bh_rv_case *r, const char *label, const w
     if (w->verdict) {
         const char *vc = color ? verdict_color(r) : "";
 
-        verdict_text(r, w->alpha, vt, sizeof(vt));
+        bh_report_case_verdict_words(r, w->alpha, vt, sizeof(vt));
         fprintf(out, "  %s%s%s", vc, vt, *vc ? RESET : "");
     }
     fputc('\n', out);
@@ -227,7 +176,7 @@ static void measure(const bh_result_view *view, const size_t *gsize, widths *w)
     }
     w->roof = view->n_roofline > 0;
     w->verdict = view->n_verdicts > 0;
-    w->alpha = view->comparison.fdr / view->comparison.family;
+    w->alpha = bh_report_alpha(view);
 }
 
 /* The legend line under the table: what each column is, per what, at
@@ -236,7 +185,7 @@ static void print_legend(FILE *out, const widths *w, const bh_result_view *view)
 {
     fprintf(out, "median: median of the run medians, time per iteration; %.0f%% CI: its interval "
                  "(- under 6 runs); CV: spread of the run medians, noisy above max_cv",
-            BH_CONSOLE_CI_LEVEL * 100);
+            BH_REPORT_CI_LEVEL * 100);
     if (w->roof)
         fprintf(out, "; roofline: share of the ceiling it is held against");
     if (w->verdict) {
@@ -319,7 +268,7 @@ void bh_report_console(FILE *out, const cJSON *doc, const bh_report_console_opts
         n_grouped += (size_t)bh_report_case_grouped(&view.cases[i], o && o->verbose);
     order = group_order(&view, o && o->verbose, &gsize);
     measure(&view, gsize, &w);
-    snprintf(cil, sizeof(cil), "%.0f%% CI", BH_CONSOLE_CI_LEVEL * 100);
+    snprintf(cil, sizeof(cil), "%.0f%% CI", BH_REPORT_CI_LEVEL * 100);
     fprintf(out, "%-*s  %-11s  %10s  %-23s  %7s %-5s  %-*s", w.id, "case", "status", "median",
             cil, "CV", "", w.roof || w.verdict ? 15 : 0, "throughput");
     if (w.roof)
