@@ -2,10 +2,12 @@
 /* The backends section of the HTML report: cases that differ only in
  * their @backend:device part side by side, one table row per operation
  * (the id without that part) and one column per backend:device, with the
- * median time, the throughput and the speed relative to the fastest. */
+ * median time (the median of the run medians, as in the summary table),
+ * the throughput and the speed relative to the fastest. */
 #include "html.h"
 
 #include "bh_mem.h"
+#include "report_case.h"
 #include "units.h"
 
 #include <math.h>
@@ -32,11 +34,21 @@ static const bh_rv_case *cell_row(const bh_result_view *view, const char *op, co
     return NULL;
 }
 
+/* The median of r (bh_report_case_median), NAN without one. */
+static double median_of(const bh_rv_case *r)
+{
+    bh_report_median m;
+
+    bh_report_case_median(r, &m);
+    return m.med;
+}
+
 /* One table cell: r's median, throughput and slowdown against best (NULL r:
  * a dash; no summary: its status). */
 static void cell(bh_strbuf *b, const bh_rv_case *r, double best)
 {
     char med[32], tp[48];
+    double m;
 
     if (!r) {
         bh_strbuf_puts(b, "<td class=\"n note\">&ndash;</td>");
@@ -50,16 +62,16 @@ static void cell(bh_strbuf *b, const bh_rv_case *r, double best)
         bh_strbuf_puts(b, "</td>");
         return;
     }
-    bh_fmt_time(r->summary.median, med, sizeof(med));
-    bh_strbuf_printf(b, "<td class=\"n%s\">%s", r->summary.median == best ? " best" : "", med);
+    m = median_of(r);
+    bh_fmt_time(m, med, sizeof(med));
+    bh_strbuf_printf(b, "<td class=\"n%s\">%s", m == best ? " best" : "", med);
     if (isfinite(r->rate)) {
         bh_fmt_rate(r->rate, r->rate_unit, tp, sizeof(tp));
         bh_strbuf_puts(b, "<br>");
         bh_html_esc(b, tp);
     }
-    if (best > 0 && r->summary.median != best)
-        bh_strbuf_printf(b, "<br><span class=\"note\">%.3g&times; slower</span>",
-                         r->summary.median / best);
+    if (best > 0 && m != best)
+        bh_strbuf_printf(b, "<br><span class=\"note\">%.3g&times; slower</span>", m / best);
     bh_strbuf_puts(b, "</td>");
 }
 
@@ -95,8 +107,8 @@ void bh_report_html_backends(bh_strbuf *b, const bh_result_view *view)
         bh_strbuf_puts(b, "<p class=\"note\">No operation ran on more than one "
                           "backend:device in this result.</p>\n");
     } else {
-        bh_strbuf_puts(b, "<p class=\"note\">Median time per iteration of each operation on "
-                          "each backend:device; the fastest is highlighted.</p>\n"
+        bh_strbuf_puts(b, "<p class=\"note\">Median time per iteration (of the run medians) of "
+                          "each operation on each backend:device; the fastest is highlighted.</p>\n"
                           "<div class=\"scroll\"><table><thead><tr><th>operation</th>");
         for (size_t c = 0; c < ncols; c++) {
             bh_strbuf_puts(b, "<th class=\"id\">");
@@ -112,8 +124,8 @@ void bh_report_html_backends(bh_strbuf *b, const bh_result_view *view)
             for (size_t c = 0; c < ncols; c++) {
                 const bh_rv_case *r = cell_row(view, ops[o], cols[c]);
 
-                if (r && r->summary.present && r->summary.median > 0)
-                    best = fmin(best, r->summary.median);
+                if (r && median_of(r) > 0)
+                    best = fmin(best, median_of(r));
             }
             bh_strbuf_puts(b, "<tr><td class=\"id\">");
             bh_html_esc(b, ops[o]);

@@ -12,6 +12,7 @@
 #include "html.h"
 
 #include "bh_mem.h"
+#include "report_case.h"
 #include "report_text.h"
 
 #include <math.h>
@@ -20,7 +21,7 @@
 #include <string.h>
 
 #define PLOT 400.0
-#define TEXT 390.0 /* the change, its interval and the verdict at the right */
+#define TEXT 430.0 /* the change, its interval and the verdict at the right */
 #define ROW 20.0
 #define TOP 30.0
 #define LIN 0.01 /* symlog: linear scale below 1% */
@@ -108,8 +109,10 @@ static void cap_mark(bh_strbuf *b, double x, double y, int clamped, int side)
                          x, y - 4, x, y + 4);
 }
 
-/* One (case, metric) row: noise band, change bar, interval, labels. */
-static void row(bh_strbuf *b, const item *it, const bh_svg_axis *ax, double y)
+/* One (case, metric) row: noise band, change bar, interval, labels; the
+ * verdict in the console's words (alpha: the level of the comparison's
+ * tests), its reason in the tooltip. */
+static void row(bh_strbuf *b, const item *it, const bh_svg_axis *ax, double y, double alpha)
 {
     const bh_rv_change *ch = it->ch;
     const char *col = bh_svg_verdict_color(ch->verdict, ch->severity);
@@ -120,7 +123,7 @@ static void row(bh_strbuf *b, const item *it, const bh_svg_axis *ax, double y)
     double xl = px(ax, ch->lo, &e1);
     double xh = px(ax, ch->hi, &e2);
     int finite = isfinite(ch->lo) && isfinite(ch->hi);
-    char c[32], lo[32], hi[32], ci[80], q[32], txt[240], label[600], clipped[640];
+    char c[32], lo[32], hi[32], ci[80], q[32], txt[320], label[600], clipped[640], words[160];
 
     bh_report_fmt_change(ch->change, c, sizeof(c));
     bh_report_fmt_change(ch->lo, lo, sizeof(lo));
@@ -134,12 +137,11 @@ static void row(bh_strbuf *b, const item *it, const bh_svg_axis *ax, double y)
         snprintf(label, sizeof(label), "%s", it->label);
     else
         snprintf(label, sizeof(label), "%s \xc2\xb7 %s", it->label, ch->metric);
+    bh_report_change_words(ch, alpha, 0, words, sizeof(words));
     bh_strbuf_puts(b, "<g>");
-    snprintf(txt, sizeof(txt), "%s %s %s, q=%s, %s%s%s%s", ch->metric, c, ci, q, ch->verdict,
-             ch->severity ? " (" : "", ch->severity ? ch->severity : "",
-             ch->severity ? ")" : "");
     {
-        char *tip = bh_xasprintf("%s: %s", it->r->id, txt);
+        char *tip = bh_xasprintf("%s: %s %s %s, q=%s, %s%s%s", it->r->id, ch->metric, c, ci, q,
+                                 words, *ch->reason ? "; why: " : "", ch->reason);
         bh_svg_title(b, tip);
         free(tip);
     }
@@ -165,8 +167,7 @@ static void row(bh_strbuf *b, const item *it, const bh_svg_axis *ax, double y)
     }
     bh_svg_clip(label, BH_HTML_LABEL_MAX, clipped, sizeof(clipped));
     bh_svg_text(b, ax->p0 - 8, cy + 4, "end", "c", clipped);
-    snprintf(txt, sizeof(txt), "%s %s %s%s%s%s", c, finite ? ci : "(no interval)", ch->verdict,
-             ch->severity ? " (" : "", ch->severity ? ch->severity : "", ch->severity ? ")" : "");
+    snprintf(txt, sizeof(txt), "%s %s %s", c, finite ? ci : "(no interval)", words);
     bh_svg_text(b, ax->p1 + 12, cy + 4, "start", NULL, txt);
     bh_strbuf_puts(b, "</g>\n");
 }
@@ -234,7 +235,7 @@ void bh_report_html_changes(bh_strbuf *b, const bh_result_view *view)
     bh_svg_open(b, lw + PLOT + TEXT, h, "changes against the baseline");
     axis(b, &ax, fmax(-ax.d0, ax.d1), h);
     for (size_t k = 0; k < n; k++)
-        row(b, &items[k], &ax, TOP + ROW * (double)k);
+        row(b, &items[k], &ax, TOP + ROW * (double)k, bh_report_alpha(view));
     bh_strbuf_puts(b, "</svg></div>\n</section>\n");
     bh_html_labels_free(labels, n);
     free(ids);

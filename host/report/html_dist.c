@@ -4,10 +4,12 @@
  * Q1-Q3, whiskers p5-p95, line at the median) and its run medians as dots,
  * on a logarithmic axis of the ratio to the case's median, labelled in
  * percent (so cases of very different speeds share one axis), with the
- * median and its CI in absolute units at the right. */
+ * median and its 95% CI in absolute units at the right. The median is the
+ * median of the run medians, as in the summary table (report_case.h). */
 #include "html.h"
 
 #include "bh_mem.h"
+#include "report_case.h"
 #include "units.h"
 
 #include <math.h>
@@ -43,6 +45,16 @@ static size_t ratio_index(double d)
     return k;
 }
 
+/* The centre of case r's row: its median (bh_report_case_median); NAN
+ * when it has no positive one. */
+static double centre(const bh_rv_case *r)
+{
+    bh_report_median m;
+
+    bh_report_case_median(r, &m);
+    return m.med > 0 ? m.med : NAN;
+}
+
 /* The axis of one group, as indexes into ratios below (*lo) and above
  * (*hi) the median: the smallest that hold p5, p95 and the run medians of
  * every row. Timings are skewed to the right, so the two sides differ. */
@@ -55,17 +67,17 @@ static void group_range(const bh_result_view *view, const size_t *idx, size_t n,
         const bh_rv_case *r = &view->cases[idx[k]];
         double *v = NULL;
         size_t nv = 0;
-        double d;
+        double d, m = centre(r);
 
-        if (!r->summary.present || !(r->summary.median > 0))
+        if (!isfinite(m))
             continue;
-        if (isfinite(r->summary.p5) && (d = rel(r->summary.p5, r->summary.median)) < 0)
+        if (isfinite(r->summary.p5) && (d = rel(r->summary.p5, m)) < 0)
             below = fmax(below, -d);
-        if (isfinite(r->summary.p95) && (d = rel(r->summary.p95, r->summary.median)) > 0)
+        if (isfinite(r->summary.p95) && (d = rel(r->summary.p95, m)) > 0)
             above = fmax(above, d);
         bh_rv_case_run_medians(r, &v, &nv);
         for (size_t j = 0; j < nv; j++) {
-            d = rel(v[j], r->summary.median);
+            d = rel(v[j], m);
             below = fmax(below, -d);
             above = fmax(above, d);
         }
@@ -133,29 +145,28 @@ static void row(bh_strbuf *b, const bh_rv_case *r, const bh_svg_axis *ax, double
     size_t nv = 0;
     double cy = y + ROW / 2;
     int c1, c2;
-    char med[32], lo[32], hi[32], txt[160], tip[512];
+    char txt[160], tip[512];
+    bh_report_median m;
 
     bh_svg_clip(full_label, BH_HTML_LABEL_MAX, label, sizeof(label));
 
     bh_strbuf_puts(b, "<g>");
-    if (!r->summary.present || !(r->summary.median > 0)) {
+    bh_report_case_median(r, &m);
+    if (!(m.med > 0)) {
         bh_svg_text(b, left - 8, cy + 4, "end", "c", label);
         snprintf(txt, sizeof(txt), "%s: no timing", r->status);
         bh_svg_text(b, left + 4, cy + 4, "start", "m", txt);
         bh_strbuf_puts(b, "</g>");
         return;
     }
-    bh_fmt_time(r->summary.median, med, sizeof(med));
-    bh_fmt_time(r->summary.median_ci_lo, lo, sizeof(lo));
-    bh_fmt_time(r->summary.median_ci_hi, hi, sizeof(hi));
     bh_rv_case_run_medians(r, &v, &nv);
-    snprintf(tip, sizeof(tip), "%s: median %s, 99%% CI [%s, %s], %zu run medians", r->id, med,
-             lo, hi, nv);
+    snprintf(tip, sizeof(tip), "%s: median of %zu run medians %s, %.0f%% CI %s", r->id, nv,
+             m.med_text, BH_REPORT_CI_LEVEL * 100, m.ci_text);
     bh_svg_title(b, tip);
     bh_svg_text(b, left - 8, cy + 4, "end", "c", label);
     if (isfinite(r->summary.p5) && isfinite(r->summary.p95)) {
-        double x1 = xpos(ax, rel(r->summary.p5, r->summary.median), &c1);
-        double x2 = xpos(ax, rel(r->summary.p95, r->summary.median), &c2);
+        double x1 = xpos(ax, rel(r->summary.p5, m.med), &c1);
+        double x2 = xpos(ax, rel(r->summary.p95, m.med), &c2);
 
         bh_strbuf_printf(b,
                          "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
@@ -166,8 +177,8 @@ static void row(bh_strbuf *b, const bh_rv_case *r, const bh_svg_axis *ax, double
                          x1, cy, x2, cy, x1, cy - 4, x1, cy + 4, x2, cy - 4, x2, cy + 4);
     }
     if (isfinite(r->summary.q1) && isfinite(r->summary.q3)) {
-        double x1 = xpos(ax, rel(r->summary.q1, r->summary.median), &c1);
-        double x2 = xpos(ax, rel(r->summary.q3, r->summary.median), &c2);
+        double x1 = xpos(ax, rel(r->summary.q1, m.med), &c1);
+        double x2 = xpos(ax, rel(r->summary.q3, m.med), &c2);
 
         bh_strbuf_printf(b,
                          "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"12\" "
@@ -180,7 +191,7 @@ static void row(bh_strbuf *b, const bh_rv_case *r, const bh_svg_axis *ax, double
                      bh_svg_pos(ax, 0), cy - 7, bh_svg_pos(ax, 0), cy + 7);
     for (size_t j = 0; j < nv; j++) {
         int clamped;
-        double x = xpos(ax, rel(v[j], r->summary.median), &clamped);
+        double x = xpos(ax, rel(v[j], m.med), &clamped);
         double jy = cy + ((double)(j % 5) - 2) * 1.6;
 
         bh_strbuf_printf(b,
@@ -188,7 +199,12 @@ static void row(bh_strbuf *b, const bh_rv_case *r, const bh_svg_axis *ax, double
                          "fill-opacity=\"0.75\"/>",
                          x, jy, clamped ? "#c62828" : "#37474f");
     }
-    snprintf(txt, sizeof(txt), "%s  [%s, %s]", med, lo, hi);
+    if (isfinite(m.lo))
+        snprintf(txt, sizeof(txt), "%s  %.0f%% CI %s", m.med_text, BH_REPORT_CI_LEVEL * 100,
+                 m.ci_text);
+    else
+        snprintf(txt, sizeof(txt), "%s  (%zu run%s: no %.0f%% CI)", m.med_text, nv,
+                 nv == 1 ? "" : "s", BH_REPORT_CI_LEVEL * 100);
     bh_svg_text(b, ax->p1 + 12, cy + 4, "start", NULL, txt);
     bh_strbuf_puts(b, "</g>");
     free(v);
@@ -232,8 +248,9 @@ void bh_report_html_dist(bh_strbuf *b, const bh_result_view *view)
     bh_strbuf_puts(b, "<section id=\"distributions\"><h2>Distributions</h2>\n"
                       "<p class=\"note\">Per case: box Q1&ndash;Q3 of the samples (ns per "
                       "iteration), whiskers p5&ndash;p95, dots the median of each run (red: "
-                      "beyond the axis), on a log scale of the ratio to the case's median; "
-                      "median and its 99% CI at the right.</p>\n");
+                      "beyond the axis), on a log scale of the ratio to the case's median (the "
+                      "median of the run medians, the line); that median and its 95% CI from "
+                      "the run medians at the right (none under 6 runs).</p>\n");
     if (view->n_cases == 0)
         bh_strbuf_puts(b, "<p class=\"note\">The result has no cases.</p>\n");
     for (size_t i = 0; i < view->n_cases; i++) {

@@ -3,11 +3,15 @@
  * (GitHub-flavoured tables): a headline, regressions first (critical,
  * warning, minor; largest change first), then improvements, then cases
  * that did not end ok, then the full table collapsed in <details>. All
- * text from the document is escaped for table cells. */
+ * text from the document is escaped for table cells. Medians, intervals,
+ * the noisy mark and the verdict words are the console's (report_case.h):
+ * the median of the run medians with its 95% interval, and an
+ * inconclusive verdict by its reading, with the verdict's reason. */
 #include "report.h"
 
 #include "bh_mem.h"
 #include "result_view.h"
+#include "report_case.h"
 #include "report_text.h"
 #include "roofline.h"
 #include "units.h"
@@ -142,16 +146,17 @@ static ranked *select_rows(const bh_result_view *view, int lo, int hi, size_t *n
     return v;
 }
 
-/* The table of the rows v[0..n) of one change section. */
+/* The table of the rows v[0..n) of one change section, each with its
+ * verdict's reason. */
 static void change_table(bh_strbuf *b, const ranked *v, size_t n, int with_severity)
 {
     bh_strbuf_puts(b, "| case | metric | change | CI | q | baseline | candidate |");
     if (with_severity)
         bh_strbuf_puts(b, " severity |");
-    bh_strbuf_puts(b, "\n|---|---|--:|---|--:|--:|--:|");
+    bh_strbuf_puts(b, " why |\n|---|---|--:|---|--:|--:|--:|");
     if (with_severity)
         bh_strbuf_puts(b, "---|");
-    bh_strbuf_puts(b, "\n");
+    bh_strbuf_puts(b, "---|\n");
     for (size_t i = 0; i < n; i++) {
         const bh_rv_case *r = v[i].r;
         const bh_rv_change *ch = r->head;
@@ -177,6 +182,7 @@ static void change_table(bh_strbuf *b, const ranked *v, size_t n, int with_sever
         cell(b, cv);
         if (with_severity)
             cell(b, r->severity ? r->severity : "");
+        cell(b, bh_report_str_or(bh_report_case_reason(r), ""));
         bh_strbuf_puts(b, "\n");
     }
     bh_strbuf_puts(b, "\n");
@@ -207,51 +213,68 @@ static void failures(bh_strbuf *b, const bh_result_view *view)
     bh_strbuf_puts(b, "\n");
 }
 
-/* Every case, collapsed in <details>. */
+/* The verdict cell of r: its words (alpha: the level of the comparison's
+ * tests) and its reason after a line break; empty without a verdict. */
+static void verdict_cell(bh_strbuf *b, const bh_rv_case *r, double alpha)
+{
+    char words[160];
+    const char *why = bh_report_case_reason(r);
+
+    bh_strbuf_puts(b, " ");
+    if (r->verdict) {
+        bh_report_case_verdict_words(r, alpha, words, sizeof(words));
+        bh_report_md_escape(b, words);
+    }
+    if (why) {
+        bh_strbuf_puts(b, "<br>why: ");
+        bh_report_md_escape(b, why);
+    }
+    bh_strbuf_puts(b, " |");
+}
+
+/* Every case, collapsed in <details>, with a legend under the table. */
 static void full_table(bh_strbuf *b, const bh_result_view *view)
 {
+    double alpha = bh_report_alpha(view);
+
     bh_strbuf_printf(b, "<details><summary>All %zu case%s</summary>\n\n", view->n_cases,
                      view->n_cases == 1 ? "" : "s");
-    bh_strbuf_puts(b, "| case | status | median | 99% CI | CV | throughput | verdict |\n"
-                      "|---|---|--:|---|--:|--:|---|\n");
+    bh_strbuf_printf(b,
+                     "| case | status | median | %.0f%% CI | CV | throughput | verdict |\n"
+                     "|---|---|--:|---|--:|--:|---|\n",
+                     BH_REPORT_CI_LEVEL * 100);
     for (size_t i = 0; i < view->n_cases; i++) {
         const bh_rv_case *r = &view->cases[i];
-        char med[32] = "-", lo[32], hi[32], ci[80] = "-", cv[32] = "-", tp[48] = "-";
-        char vt[96] = "";
+        char cv[48] = "-", tp[48] = "-";
+        bh_report_median m;
 
+        bh_report_case_median(r, &m);
         if (r->summary.present) {
-            bh_fmt_time(r->summary.median, med, sizeof(med));
-            bh_fmt_time(r->summary.median_ci_lo, lo, sizeof(lo));
-            bh_fmt_time(r->summary.median_ci_hi, hi, sizeof(hi));
-            if (isfinite(r->summary.median_ci_lo) && isfinite(r->summary.median_ci_hi))
-                snprintf(ci, sizeof(ci), "[%s, %s]", lo, hi);
             bh_fmt_pct(r->summary.spread_cv, cv, sizeof(cv));
+            if (bh_report_case_noisy(r))
+                snprintf(cv + strlen(cv), sizeof(cv) - strlen(cv), " noisy");
             if (isfinite(r->rate))
                 bh_fmt_rate(r->rate, r->rate_unit, tp, sizeof(tp));
-        }
-        if (r->verdict) {
-            char c[32] = "";
-
-            if (r->head && isfinite(r->head->change))
-                bh_report_fmt_change(r->head->change, c, sizeof(c));
-            snprintf(vt, sizeof(vt), "%s%s%s%s%s", r->verdict, r->severity ? " (" : "",
-                     r->severity ? r->severity : "", r->severity ? ")" : "", "");
-            if (*c) {
-                size_t l = strlen(vt);
-                snprintf(vt + l, sizeof(vt) - l, " %s", c);
-            }
         }
         bh_strbuf_puts(b, "|");
         cell(b, r->id);
         cell(b, r->status);
-        cell(b, med);
-        cell(b, ci);
+        cell(b, m.med_text);
+        cell(b, m.ci_text);
         cell(b, cv);
         cell(b, tp);
-        cell(b, vt);
+        verdict_cell(b, r, alpha);
         bh_strbuf_puts(b, "\n");
     }
-    bh_strbuf_puts(b, "\n</details>\n");
+    bh_strbuf_printf(b,
+                     "\nmedian: the median of the run medians, time per iteration; %.0f%% CI: "
+                     "its interval from the run medians (- under 6 runs); CV: the spread of "
+                     "the run medians, noisy above max\\_cv",
+                     BH_REPORT_CI_LEVEL * 100);
+    if (view->n_verdicts)
+        bh_strbuf_puts(b, "; verdict: the change of the median against the baseline, in words, "
+                          "with its reason");
+    bh_strbuf_puts(b, ".\n\n</details>\n");
 }
 
 /* "smoke: 5 cases, 1 regressed (1 critical), 2 improved, 1 failed" */

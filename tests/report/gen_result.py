@@ -163,24 +163,46 @@ VERDICTS = [("regressed", "critical", 0.35), ("regressed", "warning", 0.05),
             ("within noise", None, 0.004), ("improved", None, -0.6)]
 
 
+# The reasons bh_regress_classify gives an inconclusive verdict, one per
+# reading (host/regress/verdict.h, docs/statistics.md section 11.6).
+REASON_TOO_FEW = ("too few runs: at this number of runs the test cannot reach its "
+                  "significance level")
+REASON_UNDETECTED = ("not significant, and the interval rules out a change as large as the "
+                     "minimum detectable effect")
+REASON_UNDECIDED = ("not significant, and too few runs to rule out a change beyond the noise "
+                    "floor")
+
+
 def verdict_for(i, c):
+    """The verdict of case i: VERDICTS in turn; an inconclusive one reads,
+    in turn, too few runs to judge (3 a side, no interval), no change
+    detected (its interval within +-mde) and undecided (no lower bound)."""
     v, sev, ch = VERDICTS[i % len(VERDICTS)]
     med = c["summary"]["median"]
     lo, hi = ch - 0.01 - abs(ch) * 0.1, ch + 0.01 + abs(ch) * 0.1
+    n, mde, reason = 10, 0.02, "synthetic"
+    if v == "inconclusive":
+        reading = (i // len(VERDICTS)) % 3
+        if reading == 0:
+            n, lo, hi, reason = 3, None, None, REASON_TOO_FEW
+        elif reading == 1:
+            mde, reason = 0.05, REASON_UNDETECTED
+        else:
+            lo, reason = None, REASON_UNDECIDED
     m = {"metric": "time", "unit": "ns/iter", "direction": "lower", "verdict": v,
          "severity": sev, "initial_verdict": v, "initial_severity": sev, "change": ch,
-         "change_lo": None if v == "inconclusive" else lo, "change_hi": hi, "confidence": 0.95,
+         "change_lo": lo, "change_hi": hi, "confidence": 0.95,
          "p": 0.001 * (1 + i % 7), "q": 0.002 * (1 + i % 7), "test": "mwu-exact",
-         "scale": "log", "spread": 0.01, "mde": 0.02, "runs_needed": None,
-         "reason": "synthetic", "baseline": {"n": 10, "median": med / (1 + ch)},
-         "candidate": {"n": 10, "median": med},
+         "scale": "log", "spread": 0.01, "mde": mde, "runs_needed": None,
+         "reason": reason, "baseline": {"n": n, "median": med / (1 + ch)},
+         "candidate": {"n": n, "median": med},
          "thresholds": {"noise_floor": 0.01, "warning": 0.03, "critical": 0.1},
          "suspect": v == "regressed", "confirmation": None}
     metrics = [m]
     if "tokens_per_s" in c["metrics"]:
         metrics.append(dict(m, metric="tokens_per_s", unit="tokens/s", direction="higher",
                             verdict="no change", severity=None, change=-0.002,
-                            change_lo=-0.01, change_hi=0.008))
+                            change_lo=-0.01, change_hi=0.008, reason="synthetic"))
     return {"verdict": v, "severity": sev, "baseline_id": c["id"], "metrics": metrics}
 
 
@@ -346,7 +368,8 @@ def make_doc(args, started, scale=1.0, step_case=None, step=1.0):
     if args.verdicts:
         doc["comparison"] = {"baseline": "baseline <main>.json", "candidate": None,
                              "method": "mwu", "fdr": 0.05, "confidence": 0.95,
-                             "tests": sum(counts.values()), "counts": counts,
+                             "tests": sum(counts.values()), "family": sum(counts.values()),
+                             "counts": counts,
                              "regressed": {"minor": 0, "warning": 0, "critical": 0},
                              "missing": [], "forced": False, "system_diff": None,
                              "config_diff": None}

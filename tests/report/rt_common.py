@@ -12,6 +12,7 @@ import csv
 import io
 import json
 import math
+from fractions import Fraction
 import os
 import shutil
 import subprocess
@@ -86,6 +87,95 @@ def ok_runs(case):
             if m > 0:
                 out.append((m, sum(it for it, ns in r["samples"] if it >= 1 and ns >= 0), r))
     return out
+
+
+def median_ci(vals, level=Fraction(95, 100)):
+    """(lo, hi) of the distribution-free interval of the median of vals
+    from their order statistics (docs/statistics.md section 10.5), in
+    exact arithmetic; None for a bound no rank reaches."""
+    s = sorted(vals)
+    n = len(s)
+    half = (1 - level) / 2
+
+    def cdf(k):
+        return Fraction(sum(math.comb(n, i) for i in range(k + 1)), 2 ** n)
+
+    kr = max((k for k in range(n) if cdf(k) <= half), default=-1)
+    ks = min((k for k in range(n) if cdf(k) >= 1 - half), default=n)
+    return (s[kr] if kr >= 0 else None, s[ks] if ks < n else None)
+
+
+def run_median(case):
+    """(median of the run medians, lo, hi of its 95% interval, runs) of a
+    case, from its samples: the median every report prints."""
+    meds = [m for m, _, _ in ok_runs(case)]
+    if not meds:
+        return None, None, None, 0
+    lo, hi = median_ci(meds)
+    return median(meds), lo, hi, len(meds)
+
+
+def fmt_time(ns):
+    """A time as the reports print it: three significant digits in ps, ns,
+    us, ms or s ("112 ns", "1.64 us"); "-" for None."""
+    if ns is None or not math.isfinite(ns):
+        return "-"
+    units = ["ps", "ns", "us", "ms", "s"]
+    v, k = ns * 1e3, 0
+    while k < 4 and abs(v) >= 999.5:
+        v, k = v / 1e3, k + 1
+    a = abs(v)
+    digits = 0 if a >= 99.95 else 1 if a >= 9.995 else 2
+    return "%.*f %s" % (digits, v, units[k])
+
+
+def ci_text(lo, hi):
+    """The interval as the reports print it, "-" when a bound is missing."""
+    return "-" if lo is None or hi is None else "[%s, %s]" % (fmt_time(lo), fmt_time(hi))
+
+
+REASON_TOO_FEW = ("too few runs: at this number of runs the test cannot reach its "
+                  "significance level")
+REASON_UNDETECTED = ("not significant, and the interval rules out a change as large as the "
+                     "minimum detectable effect")
+
+
+def runs_to_reach(alpha):
+    """The smallest n per side (unpaired) at which the exact rank test can
+    reach alpha: 2 / C(2n, n) <= alpha (docs/statistics.md section 11.6)."""
+    n = 2
+    while Fraction(2, math.comb(2 * n, n)) > Fraction(alpha):
+        n += 1
+    return n
+
+
+def verdict_label(case):
+    """What the verdict filter calls a case's verdict: its reading for an
+    inconclusive one, else the verdict word; None without one."""
+    v = case.get("verdict")
+    if not isinstance(v, dict):
+        return None
+    tc = time_change(case) or {}
+    if v["verdict"] == "inconclusive" and tc.get("reason") == REASON_TOO_FEW:
+        return "too few runs to judge"
+    if v["verdict"] == "inconclusive" and tc.get("reason") == REASON_UNDETECTED:
+        return "no change detected"
+    return v["verdict"]
+
+
+def verdict_words(case, alpha):
+    """The verdict of a case in the console's words, for a case whose
+    headline is its time metric (docs/statistics.md section 11.6)."""
+    v = case["verdict"]
+    tc = time_change(case)
+    label = verdict_label(case)
+    if label == "too few runs to judge":
+        n = min(tc["baseline"]["n"], tc["candidate"]["n"])
+        return "too few runs to judge (%d a side, %d needed)" % (n, runs_to_reach(alpha))
+    if label == "no change detected":
+        return "no change detected (MDE %.1f%%)" % (100 * tc["mde"])
+    words = v["verdict"] + (" (%s)" % v["severity"] if v.get("severity") else "")
+    return words + " %+.1f%%" % (100 * tc["change"])
 
 
 def time_change(case):

@@ -27,8 +27,9 @@ def check_markdown(doc, path):
     table = md[det:]
     assert len(re.findall(r"^\| ", table, re.M)) == len(doc["cases"]) + 1
     # regressions critical first, every regressed case in its section
+    # (severity is the column before the verdict's reason)
     regs = md[reg:imp]
-    sev = [ln.rsplit("|", 2)[-2].strip() for ln in regs.splitlines()
+    sev = [ln.rsplit("|", 3)[-3].strip() for ln in regs.splitlines()
            if ln.startswith("| ") and not ln.startswith("| case")]
     order = {"critical": 0, "warning": 1, "minor": 2}
     assert sev == sorted(sev, key=lambda s: order[s]), sev

@@ -13,9 +13,19 @@ A probe script, run in a copy of the page, then checks in the browser's
 own layout: after a click on each navigation link its section's heading is
 below the sticky bar and on screen; no two texts of a chart overlap and no
 two row labels of a chart read the same, on a nightly-size report (200
-cases); the summary filters and sorting do what they say. Skipped (exit
-77) when chromium is not installed."""
+cases); the summary filters (the verdict filter by a reading of
+inconclusive too) and sorting do what they say.
+
+The summary table is checked against the document as the console reads
+it: each median is the median of the run medians computed here from the
+document's samples, with its 95% interval from their order statistics ("-"
+under 6 runs), CV marked noisy exactly where the high_cv flag is, the
+roofline cell names its ceiling, and the verdict reads in the console's
+words with its reason under it; the distribution chart labels print the
+same median and interval. Skipped (exit 77) when chromium is not
+installed."""
 import html as html_lib
+from html.parser import HTMLParser
 import json
 import os
 import re
@@ -27,6 +37,104 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rt_common as rt  # noqa: E402
 
 SECTIONS = ["summary", "changes", "distributions", "roofline", "backends", "history", "system"]
+
+
+class SummaryRows(HTMLParser):
+    """The rows of the summary table: per row its attributes and per cell
+    its attributes, its whole text and the texts of its "why" lines."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.rows, self.cell, self.why, self.inside = [], None, None, False
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "table" and a.get("id") == "summary-table":
+            self.inside = True
+        elif self.inside and tag == "tr" and "data-status" in a:
+            self.rows.append({"attrs": a, "cells": []})
+        elif self.inside and tag == "td" and self.rows:
+            self.cell = {"attrs": a, "text": "", "why": []}
+            self.rows[-1]["cells"].append(self.cell)
+        elif self.cell is not None and tag == "div" and "why" in a.get("class", ""):
+            self.why = ""
+
+    def handle_endtag(self, tag):
+        if tag == "table":
+            self.inside = False
+        elif tag == "td":
+            self.cell = None
+        elif tag == "div" and self.why is not None:
+            self.cell["why"].append(self.why)
+            self.why = None
+
+    def handle_data(self, data):
+        if self.cell is not None:
+            self.cell["text"] += data
+        if self.why is not None:
+            self.why += data
+
+
+def check_summary(src, doc):
+    """The summary table and the distribution labels of report src say of
+    each case of doc what the console says; returns the counts of rows
+    checked: "too_few" (verdicts that read too few runs to judge), "noisy",
+    "ci" (with an interval) and "no_ci" (without)."""
+    parser = SummaryRows()
+    parser.feed(src)
+    rows = parser.rows
+    assert len(rows) == len(doc["cases"]), (len(rows), len(doc["cases"]))
+    assert "<th data-sort=\"n\">95% CI</th>" in src and "99% CI" not in src
+    assert 'id="summary-legend">median: the median of the run medians' in src
+    comp = doc.get("comparison") or {}
+    alpha = comp["fdr"] / comp["family"] if comp.get("family") else None
+    got = {"too_few": 0, "noisy": 0, "ci": 0, "no_ci": 0}
+    ceilings = {k["name"] for k in (doc.get("roofs") or {}).get("ceilings") or []}
+    for c, r in zip(doc["cases"], rows):
+        cells = r["cells"]
+        assert cells[0]["text"] == c["id"], (cells[0]["text"], c["id"])
+        med, lo, hi, n = rt.run_median(c)
+        if c.get("summary"):
+            # the median of the run medians, not the all-sample median
+            assert float(cells[2]["attrs"]["data-v"]) == float("%.9g" % med), (c["id"], med)
+            assert cells[2]["text"] == rt.fmt_time(med), (cells[2]["text"], med)
+            assert cells[3]["text"] == rt.ci_text(lo, hi), (c["id"], cells[3]["text"], lo, hi)
+            assert (lo is None) == (n < 6), (c["id"], n)
+            noisy = "high_cv" in (c["summary"].get("flags") or [])
+            assert (cells[4]["why"] == ["noisy"]) == noisy, (c["id"], cells[4])
+            got["noisy"] += noisy
+            got["ci" if lo is not None else "no_ci"] += 1
+            # the distribution chart's label at the right says the same
+            if lo is not None:
+                label = "%s  95%% CI %s</text>" % (rt.fmt_time(med), rt.ci_text(lo, hi))
+            else:
+                label = "%s  (%d runs: no 95%% CI)</text>" % (rt.fmt_time(med), n)
+            assert label in src, label
+        else:
+            assert cells[2]["text"] == "-" and cells[3]["text"] == "-", c["id"]
+        roof = c.get("roofline")
+        if roof and ceilings:
+            name = roof["memory_ceiling"] if roof["bound"] != "compute" else \
+                roof["compute_ceiling"]
+            assert cells[6]["why"][0] == "of " + name, (c["id"], cells[6]["why"], name)
+            assert ("above its ceiling" in cells[6]["why"]) == bool(roof.get("above_ceiling"))
+        v = c.get("verdict")
+        label = rt.verdict_label(c)
+        assert r["attrs"]["data-verdict"] == (label or ""), (c["id"], r["attrs"])
+        if v:
+            words = rt.verdict_words(c, alpha)
+            tc = rt.time_change(c)
+            assert cells[-1]["text"] == words + tc["reason"], (cells[-1]["text"], words)
+            assert cells[-1]["why"] == [tc["reason"]], cells[-1]["why"]
+            assert "inconclusive" not in words or label == "inconclusive"
+            got["too_few"] += label == "too few runs to judge"
+    # the verdict filter offers the readings the document has
+    opts = re.search(r'<select id="f-verdict">(.*?)</select>', src)
+    if any(c.get("verdict") for c in doc["cases"]):
+        offered = re.findall(r"<option>([^<]*)</option>", opts.group(1))
+        assert set(offered) == {rt.verdict_label(c) for c in doc["cases"]
+                                if c.get("verdict")}, offered
+    return got
 
 
 def chromium():
@@ -91,6 +199,7 @@ function set(id,v){var e=document.getElementById(id);if(!e)return false;e.value=
 out.rows=shown();
 out.status_set=set('f-status','skipped');out.skipped=shown();set('f-status','');
 out.verdict_set=set('f-verdict','improved');out.improved=shown();set('f-verdict','');
+out.too_few_set=set('f-verdict','too few runs to judge');out.too_few=shown();set('f-verdict','');
 set('f-text','tokenizer');out.text=shown();set('f-text','');
 out.count=document.getElementById('summary-count').textContent;
 var th=document.querySelectorAll('#summary-table thead th')[2];th.click();
@@ -120,7 +229,12 @@ def probe(exe, html, d):
 
 
 def check_probe(exe, html, d, doc):
-    """The layout checks on the report html of result doc."""
+    """The layout checks on the report html of result doc, and its summary
+    against the document (check_summary)."""
+    with open(html) as f:
+        counts = check_summary(f.read(), doc)
+    assert counts["noisy"] > 0 and counts["ci"] > 0, counts
+    too_few = counts["too_few"]
     got = probe(exe, html, d)
     for n in got["nav"]:
         assert n["top"] >= n["bar"] - 0.5 and n["bottom"] <= n["view"], n
@@ -135,6 +249,9 @@ def check_probe(exe, html, d, doc):
         assert got["verdict_set"]
         assert got["improved"] == sum((c.get("verdict") or {}).get("verdict") == "improved"
                                       for c in cases)
+        # an inconclusive verdict is filtered by its reading
+        assert too_few > 0 and got["too_few_set"] and got["too_few"] == too_few, (
+            got["too_few"], too_few)
     assert got["text"] == sum("tokenizer" in c["id"] for c in cases)
     assert got["count"] == "%d of %d cases shown" % (len(cases), len(cases)), got["count"]
     assert got["sorted"], got["sorted_n"]
@@ -213,14 +330,17 @@ def main():
         # a bare result: no verdicts, no roofline, no history
         plain = os.path.join(d, "plain.json")
         phtml = os.path.join(d, "plain.html")
-        rt.gen("--cases", "6", "--out", plain)
+        rt.gen("--cases", "6", "--runs", "3", "--out", plain)
         rt.run(["report", plain, "--html", phtml], check_rc=0)
+        with open(plain) as f, open(phtml) as g:
+            counts = check_summary(g.read(), json.load(f))
+        assert counts["no_ci"] == 6 and counts["ci"] == 0, counts
         dom, console = load(exe, phtml, d)
         assert not console, console
         assert "No comparison with a baseline" in dom
         assert "No roofline" in dom and "No history" in dom
         assert dom.count("<svg") >= 3
-        print("bare report loads without console messages")
+        print("bare report loads without console messages; 3 runs a case: no 95% CI")
     finally:
         rt.cleanup(d)
 

@@ -6,7 +6,12 @@ GitHub's extensions that GitHub's job summaries and comments are built on
 cells in each row as in its header, every case id and reason reads back as
 its own text (no stray backslash, nothing taken as markup or raw HTML), the
 config path is a code span with no escape inside (`ux_slow.yaml`, not
-`ux\\_slow.yaml`), and the collapsed sections are <details>. Inputs:
+`ux\\_slow.yaml`), and the collapsed sections are <details>. The table of
+all cases says what the console says: the median of the run medians
+(computed here from the document's samples) with its 95% interval ("-"
+under 6 runs), CV marked noisy where the high_cv flag is, and the verdict
+in the console's words with its reason; the change tables give each
+verdict's reason. Inputs:
 synthetic results with verdicts, the run's ceilings (one case above its
 ceiling), failures with hostile text, and a config named ux_slow. Skipped
 (exit 77) when cmark-gfm is not installed."""
@@ -94,7 +99,48 @@ def check(exe, d, name, gen_args):
             assert any(want in x for x in cells), want
     assert "<script>" not in out and "\\_" not in text and "\\|" not in text
     assert out.count("<details>") == md.count("<details>") >= 1
+    check_figures(page, doc)
     return page, text
+
+
+def check_figures(page, doc):
+    """The table of all cases and the change tables against doc."""
+    (full,) = [t for t in page.tables if t[0][:4] == ["case", "status", "median", "95% CI"]]
+    assert full[0] == ["case", "status", "median", "95% CI", "CV", "throughput", "verdict"]
+    rows = {r[0]: r for r in full[1:]}
+    comp = doc.get("comparison") or {}
+    alpha = comp["fdr"] / comp["family"] if comp.get("family") else None
+    seen = {"noisy": 0, "ci": 0, "no_ci": 0, "too_few": 0, "undetected": 0}
+    for c in doc["cases"]:
+        r = rows[c["id"]]
+        med, lo, hi, n = rt.run_median(c)
+        if not c.get("summary"):
+            assert r[2] == "-" and r[3] == "-", r
+            continue
+        # the median of the run medians, not the all-sample median
+        assert r[2] == rt.fmt_time(med), (r, med)
+        assert r[3] == rt.ci_text(lo, hi), (r, lo, hi)
+        assert (lo is None) == (n < 6), (c["id"], n)
+        seen["ci" if lo is not None else "no_ci"] += 1
+        noisy = "high_cv" in (c["summary"].get("flags") or [])
+        assert r[4].endswith(" noisy") == noisy, r
+        seen["noisy"] += noisy
+        if c.get("verdict"):
+            tc = rt.time_change(c)
+            assert r[6] == "%swhy: %s" % (rt.verdict_words(c, alpha), tc["reason"]), r[6]
+            label = rt.verdict_label(c)
+            seen["too_few"] += label == "too few runs to judge"
+            seen["undetected"] += label == "no change detected"
+        else:
+            assert r[6] == "", r
+    # the change tables: each verdict's reason in its own column
+    by_id = {c["id"]: c for c in doc["cases"]}
+    for t in page.tables:
+        if t[0][:3] == ["case", "metric", "change"]:
+            assert t[0][-1] == "why", t[0]
+            for r in t[1:]:
+                assert r[-1] == rt.time_change(by_id[r[0]])["reason"], r
+    return seen
 
 
 def main():
@@ -106,11 +152,19 @@ def main():
     try:
         page, text = check(exe, d, "full", ["--cases", "60", "--verdicts", "--ceilings",
                                            "--failures", "--config", "ux_slow"])
+        with open(os.path.join(d, "full.json")) as f:
+            seen = check_figures(page, json.load(f))
+        assert seen["noisy"] and seen["ci"] and seen["too_few"] and seen["undetected"], seen
+        print("all-cases table: medians of run medians, 95%% intervals and verdict words "
+              "checked (%s)" % seen)
         assert "above its ceiling: check the bytes/FLOP accounting or the ceiling" in text
         roof = [t for t in page.tables if t[0][:3] == ["case", "level", "ceiling"]]
         assert len(roof) == 2 and any(r[-1] == "above its ceiling" for r in roof[0][1:])
         print("%d tables, ids, reasons and the code span render as written" % len(page.tables))
-        check(exe, d, "plain", ["--cases", "6", "--config", "ux_slow"])
+        page, _ = check(exe, d, "plain", ["--cases", "6", "--runs", "3", "--config", "ux_slow"])
+        with open(os.path.join(d, "plain.json")) as f:
+            seen = check_figures(page, json.load(f))
+        assert seen["no_ci"] == 6 and seen["ci"] == 0, seen
         print("a result without verdicts or roofline renders too")
     finally:
         rt.cleanup(d)

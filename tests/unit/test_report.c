@@ -356,13 +356,13 @@ static void test_console_table(void **state)
     cJSON_Delete(doc);
 }
 
-/* The verdict column in words (docs/statistics.md section 11.6), the
- * noisy mark, the 95% interval of the median of the run medians, the
- * roofline's ceiling and the above-ceiling flag; -v prints each verdict's
- * reason and the ceiling's name and level. */
-static void test_console_readings(void **state)
+/* Three inconclusive verdicts, one per reading (docs/statistics.md
+ * section 11.6): too few runs (3 runs a side against 38 tests, noisy),
+ * no change detected (6 runs, a 95% interval of the median, above its
+ * ceiling) and undecided (one run, latency-bound). */
+static cJSON *readings_doc(void)
 {
-    cJSON *doc = cJSON_Parse(J({"schema": "bhost.result/1", "run": {},
+    return cJSON_Parse(J({"schema": "bhost.result/1", "run": {},
         "comparison": {"fdr": 0.05, "family": 38, "confidence": 0.95},
         "cases": [
         {"id": "a/few", "plugin": "a", "benchmark": "few", "status": "ok",
@@ -404,6 +404,15 @@ static void test_console_readings(void **state)
             "change_hi": 0.6, "confidence": 0.95, "p": 0.3, "q": 0.6, "mde": 0.3,
             "baseline": {"n": 10, "median": 95}, "candidate": {"n": 10, "median": 100},
             "reason": "not significant, and too few runs to rule out a change beyond the noise floor"}]}}]}));
+}
+
+/* The verdict column in words (docs/statistics.md section 11.6), the
+ * noisy mark, the 95% interval of the median of the run medians, the
+ * roofline's ceiling and the above-ceiling flag; -v prints each verdict's
+ * reason and the ceiling's name and level. */
+static void test_console_readings(void **state)
+{
+    cJSON *doc = readings_doc();
     char *out, *row;
 
     (void)state;
@@ -659,6 +668,10 @@ static void test_markdown(void **state)
     assert_before(md, "| fx/memcpy[bytes=1]@cpu:0 | time | **+12.0%** | [+10.0%, +inf%] |",
                   "| fx/llm[model=a,b] | tokens\\_per\\_s | **-5.0%** |");
     assert_has(md, "98.4 ns | 110 ns | critical |");
+    /* all cases: the median of the run medians (110 and 115 ns), not of
+       all samples (110.25), and no 95% interval from two runs */
+    assert_has(md, "| fx/memcpy[bytes=1]@cpu:0 | ok | 112 ns | - | 3.21% | 579 MB/s | "
+                   "regressed (critical) +12.0% |\n");
     assert_has(md, "| fx/crash | **crashed** | killed by SIGSEGV &lt;x&gt; &amp; \"q\" |");
     assert_null(strstr(md, "<x>"));
     assert_has(md, "\n</details>\n");
@@ -964,9 +977,97 @@ static void test_html(void **state)
     /* the same op on cpu and cuda side by side, cuda the faster */
     assert_has(h, "<th class=\"id\">cpu:0</th><th class=\"id\">cuda:0</th>");
     assert_has(h, "<td class=\"n best\">55.0 ns");
-    assert_has(h, "2&times; slower");
+    /* the medians of the run medians: 112.5 ns (110 and 115) against 55 ns,
+       not the all-sample 110.25 ns (2x) */
+    assert_has(h, "2.05&times; slower");
     assert_int_equal(count_of(h, "<section"), count_of(h, "</section>"));
     free(h);
+    cJSON_Delete(doc);
+}
+
+/* The row of the HTML summary table of case id, or NULL (free() it). */
+static char *html_row(const char *h, const char *id)
+{
+    char *want = bh_xasprintf("<td class=\"id\">%s</td>", id);
+    const char *p = strstr(h, want), *start, *end;
+
+    free(want);
+    if (!p)
+        return NULL;
+    start = p;
+    while (start > h && strncmp(start, "<tr ", 4) != 0)
+        start--;
+    end = strstr(p, "</tr>");
+    return end ? bh_xstrndup(start, (size_t)(end - start)) : NULL;
+}
+
+/* The HTML and Markdown reports say what the console says: the median of
+ * the run medians with its 95% interval, noisy, the roofline's ceiling,
+ * the verdict readings in words with the reason, the readings offered by
+ * the verdict filter. */
+static void test_html_markdown_readings(void **state)
+{
+    cJSON *doc = readings_doc();
+    char *h, *md, *row;
+
+    (void)state;
+    assert_non_null(doc);
+    h = render(BH_REPORT_HTML, doc);
+    assert_has(h, "<th data-sort=\"n\">median</th><th data-sort=\"n\">95% CI</th>");
+    assert_null(strstr(h, "99% CI"));
+    assert_has(h, "<option>too few runs to judge</option><option>no change detected</option>"
+                  "<option>inconclusive</option></select>");
+    row = html_row(h, "a/few");
+    assert_non_null(row);
+    assert_has(row, "data-verdict=\"too few runs to judge\"");
+    /* 3 run medians (100, 130, 120): their median, no 95% interval */
+    assert_has(row, "<td class=\"n\" data-v=\"120\">120 ns</td><td class=\"n\">-</td>");
+    assert_has(row, ">40.00%<div class=\"why warn\">noisy</div></td>");
+    assert_has(row, ">too few runs to judge (3 a side, 7 needed)</span><div class=\"why\">"
+                    "too few runs: at this number of runs the test cannot reach its "
+                    "significance level</div>");
+    assert_null(strstr(row, "inconclusive"));
+    assert_null(strstr(row, "-50.9%"));
+    free(row);
+    row = html_row(h, "a/same");
+    assert_has(row, "data-verdict=\"no change detected\"");
+    /* 6 run medians: median 100.5, 95% interval [x(1), x(6)] */
+    assert_has(row, "data-v=\"100.5\">100 ns</td><td class=\"n\" data-v=\"96\">[96.0 ns, "
+                    "104 ns]</td><td class=\"n\" data-v=\"0.03\">3.00%</td>");
+    assert_has(row, ">113.1% mem<div class=\"why\">of L1 read x1</div><div class=\"why "
+                    "warn\">above its ceiling</div></td>");
+    assert_has(row, ">no change detected (MDE 41.2%)</span><div class=\"why\">not significant, "
+                    "and the interval rules out");
+    assert_null(strstr(row, "noisy"));
+    free(row);
+    row = html_row(h, "a/open");
+    assert_has(row, "data-verdict=\"inconclusive\"");
+    assert_has(row, ">3.0% lat</td>");
+    assert_has(row, ">inconclusive +5.0%</span><div class=\"why\">not significant, and too "
+                    "few runs to rule out a change beyond the noise floor</div>");
+    free(row);
+    /* the distribution labels and the changes chart */
+    assert_has(h, ">120 ns  (3 runs: no 95% CI)</text>");
+    assert_has(h, ">100 ns  95% CI [96.0 ns, 104 ns]</text>");
+    assert_has(h, "(no interval) too few runs to judge (3 a side, 7 needed)</text>");
+    assert_has(h, " no change detected (MDE 41.2%)</text>");
+    free(h);
+
+    md = render(BH_REPORT_MARKDOWN, doc);
+    assert_has(md, "| case | status | median | 95% CI | CV | throughput | verdict |\n");
+    assert_has(md, "| a/few | ok | 120 ns | - | 40.00% noisy | - | too few runs to judge (3 a "
+                   "side, 7 needed)<br>why: too few runs: at this number of runs the test "
+                   "cannot reach its significance level |\n");
+    assert_has(md, "| a/same | ok | 100 ns | [96.0 ns, 104 ns] | 3.00% | - | no change "
+                   "detected (MDE 41.2%)<br>why: not significant, and the interval rules out a "
+                   "change as large as the minimum detectable effect |\n");
+    assert_has(md, "| a/open | ok | 100 ns | - | 1.00% | - | inconclusive +5.0%<br>why: not "
+                   "significant, and too few runs to rule out a change beyond the noise floor "
+                   "|\n");
+    assert_has(md, "\nmedian: the median of the run medians, time per iteration; 95% CI: its "
+                   "interval from the run medians (- under 6 runs)");
+    assert_null(strstr(md, "99% CI"));
+    free(md);
     cJSON_Delete(doc);
 }
 
@@ -1092,6 +1193,7 @@ int main(void)
         cmocka_unit_test(test_gbench),
         cmocka_unit_test(test_bmf),
         cmocka_unit_test(test_html),
+        cmocka_unit_test(test_html_markdown_readings),
         cmocka_unit_test(test_html_labels),
         cmocka_unit_test(test_formats_and_paths),
         cmocka_unit_test(test_write_outputs),
