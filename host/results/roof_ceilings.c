@@ -101,6 +101,12 @@ void bh_roof_case_at(const cJSON *c, char *at, size_t cap)
         at[0] = '\0';
 }
 
+/* See roof_ceilings.h. */
+const char *bh_roof_hierarchy_at(const char *at)
+{
+    return strncmp(at, "@cpu:", 5) == 0 ? "" : at;
+}
+
 /* Adds ceiling k to s, or keeps the better of it and the one of the same
  * key already there. */
 static void add(bh_roof_set *s, const bh_roof_ceiling *k)
@@ -178,6 +184,8 @@ static void case_ceilings(const cJSON *c, bh_roof_set *s)
 
         bw *= best;
         fl *= best;
+        if ((fl > 0 || bw > 0) && !*bh_roof_hierarchy_at(k.at))
+            k.at[0] = '\0'; /* the CPU backend's device is the host */
         if (fl > 0 && strcmp(p.compute, "none") != 0) {
             /* a peak of its arithmetic (a gemm's bytes are not a stream) */
             k.kind = BH_CEIL_COMPUTE;

@@ -65,6 +65,11 @@ bh_roof_profile bh_roof_profile_of(const cJSON *c);
  * case. */
 void bh_roof_case_at(const cJSON *c, char *at, size_t cap);
 
+/* Where the memory and arithmetic of a case on at live: "" (the host's
+ * caches, DRAM and cores) for the host and for the CPU backend's devices
+ * ("@cpu:N", the same machine), else at itself. */
+const char *bh_roof_hierarchy_at(const char *at);
+
 /* The memory level of working_set bytes on threads threads: the smallest
  * cache level whose capacity (one instance's size times min(threads,
  * instances)) holds it; BH_LEVEL_DRAM when none does or the size is

@@ -134,8 +134,8 @@ static void apply_case(cJSON *c, const bh_roof_set *s)
     if (!(flops > 0) && !(bytes > 0))
         return;
     bh_roof_case_at(c, at, sizeof(at));
-    mem = bytes > 0 ? bh_roof_pick_memory(s, &p, at) : NULL;
-    peak = flops > 0 ? bh_roof_pick_compute(s, &p, at) : NULL;
+    mem = bytes > 0 ? bh_roof_pick_memory(s, &p, bh_roof_hierarchy_at(at)) : NULL;
+    peak = flops > 0 ? bh_roof_pick_compute(s, &p, bh_roof_hierarchy_at(at)) : NULL;
     if (!mem && !peak)
         return;
     if (!peak)
@@ -143,7 +143,7 @@ static void apply_case(cJSON *c, const bh_roof_set *s)
     if (!mem && !(flops > 0))
         return;
     r = cJSON_CreateObject();
-    if (p.known && p.working_set > 0 && !*at)
+    if (p.known && p.working_set > 0 && !*bh_roof_hierarchy_at(at))
         cJSON_AddStringToObject(r, "level",
                                 bh_roof_level_name(bh_roof_level(s, p.working_set, p.threads)));
     place(r, flops, mem ? bytes : 0, mem, peak, bh_roof_latency_floor(s, at), ns);

@@ -10,7 +10,7 @@
  *
  * The working set comes from the machine's data caches (hwloc) by
  * roof_level_working_set(): half the L1 on these threads, a higher cache
- * level at its low end (twice the level below, where it is fastest), and
+ * level at its low end (1.25 times the level below, where it is fastest), and
  * for dram at least twice the last level and 64 MiB; create()
  * refuses (unsupported) a level this machine cannot place a working set
  * on, checked with the host's own placement rule.

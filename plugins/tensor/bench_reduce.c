@@ -8,7 +8,8 @@
  * FLOP per input element: sum, mean 1 (add), max, argmax 1 (compare),
  * var 4 (add for the mean, subtract, multiply, add); items = N. Work
  * profile: a read stream (the output is one value per reduced row), f32,
- * the counted bytes.
+ * the counted bytes as the working set, without the single result of a
+ * whole-tensor reduction.
  */
 #include "tp_bench.h"
 
@@ -99,6 +100,11 @@ static bhost_status red_create(bhost_host *h, tk_red_op op, void **out)
     d->base.compute = BHOST_COMPUTE_F32;
     d->base.bytes = 4.0 * (double)d->total +
                     (double)(d->outer * d->inner) * (op == TK_RED_ARGMAX ? 8 : 4);
+    /* the working set is the streamed data: a whole-tensor reduction's one
+     * result lives in a register and one line, and would otherwise push a
+     * set of exactly a cache's size (4 MiB on two 2 MiB L2s) to the next
+     * level; per-row results are an array of their own and count */
+    d->base.ws = d->outer * d->inner > 1 ? d->base.bytes : 4.0 * (double)d->total;
     *out = d;
     return BHOST_OK;
 }

@@ -283,6 +283,41 @@ static void test_threads_best_run_and_levels(void **state)
     doc = saved;
 }
 
+/* The CPU backend's device is the host: its cases and its bandwidth and
+ * compute ceilings use the host's levels; its launch latency stays its
+ * own. */
+static void test_cpu_backend_is_the_host(void **state)
+{
+    static const char text[] =
+        "{\"system\":{\"caches\":[{\"level\":1,\"type\":\"data\",\"size_bytes\":49152,"
+        "\"count\":2}]},\"cases\":["
+        CEIL("r/dram", 1e9, "read", "none", 2, "bytes_per_s", 1e10) ","
+        "{\"id\":\"a/copy@cpu:0\",\"backend\":\"cpu\",\"device\":0,\"status\":\"ok\","
+        " \"ceiling\":true,\"work_profile\":{\"working_set_bytes\":1024,\"access\":\"read-write\","
+        " \"compute\":\"none\",\"threads\":0},\"throughput\":{\"bytes_per_s\":7e10},"
+        " \"summary\":{\"median\":100}},"
+        "{\"id\":\"i/decode@cpu:0\",\"backend\":\"cpu\",\"device\":0,\"status\":\"ok\","
+        " \"summary\":{\"median\":1e6},\"work_profile\":{\"working_set_bytes\":1e9,"
+        " \"access\":\"read\",\"compute\":\"f32\",\"threads\":2},"
+        " \"throughput\":{\"bytes_per_s\":9e9}}]}";
+    cJSON *saved = doc;
+    const cJSON *r;
+
+    (void)state;
+    doc = cJSON_Parse(text);
+    assert_non_null(doc);
+    bh_roofline_apply(doc);
+    r = roof_of("i/decode@cpu:0");
+    /* the host's DRAM read ceiling, not the device's 1 KiB copy */
+    assert_string_equal(s_of(r, "memory_ceiling"), "DRAM read x2");
+    assert_string_equal(s_of(r, "level"), "DRAM");
+    assert_true(fabs(n_of(r, "fraction") - 0.9) < 1e-12);
+    /* the device's copy became the host's L1 read-write ceiling */
+    assert_string_equal(s_of(roof_of("a/copy@cpu:0"), "memory_ceiling"), "L1 read-write");
+    cJSON_Delete(doc);
+    doc = saved;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -291,6 +326,7 @@ int main(void)
         cmocka_unit_test(test_no_profile),        cmocka_unit_test(test_latency_bound),
         cmocka_unit_test(test_view_fields),
         cmocka_unit_test(test_threads_best_run_and_levels),
+        cmocka_unit_test(test_cpu_backend_is_the_host),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);

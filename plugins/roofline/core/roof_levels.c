@@ -81,15 +81,16 @@ int roof_level_working_set(const roof_caches *t, unsigned level, unsigned thread
         return -1;
     }
     /* A level's ceiling is the best bandwidth a working set on it can
-     * get, which is at the level's low end: twice the level below's
-     * capacity (a stream twice a cache's size gets no hits from it). Half
-     * the capacity is the most it takes (room for the stack and the page
-     * tables); when half would still fit the level below, the middle of
-     * the gap keeps the set off both neighbours. */
+     * get, which is at the level's low end: a quarter above the level
+     * below's capacity (the few hits left in the level below can only
+     * raise the ceiling, never understate it). Half the capacity is the
+     * most it takes (room for the stack and the page tables); when half
+     * would still fit the level below, the middle of the gap keeps the set
+     * off both neighbours. */
     if (full / 2 <= below)
         *out = below + (full - below) / 2;
-    else if (below > 0 && 2 * below < full / 2)
-        *out = 2 * below;
+    else if (below > 0 && below + below / 4 < full / 2)
+        *out = below + below / 4;
     else
         *out = full / 2;
     return 0;

@@ -50,8 +50,8 @@ uint64_t roof_level_capacity(const roof_caches *t, unsigned level, unsigned thre
 unsigned roof_level_of(const roof_caches *t, uint64_t ws, unsigned threads);
 
 /* The working set (bytes) of the bw ceiling at `level` (1, 2, 3, ... or
- * ROOF_DRAM) for `threads` threads, into *out: the level's low end, twice
- * the level below's capacity (where its ceiling is highest), at most half
+ * ROOF_DRAM) for `threads` threads, into *out: the level's low end, 1.25
+ * times the level below's capacity (where its ceiling is highest), at most half
  * the level's capacity (L1: half), raised to halfway between the level
  * below's capacity and this one's when half would fit the level below;
  * for ROOF_DRAM, ROOF_DRAM_FACTOR

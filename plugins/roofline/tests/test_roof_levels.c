@@ -77,11 +77,11 @@ static void made_up_server(void **state)
     (void)state;
     /* 30 threads and more: L2 (2 MiB x threads) holds the whole L3 */
     assert_int_equal(check_every_level(&t, 32), 3 * 2);
-    /* L1: half the capacity; L3: its low end, twice the L2 below */
+    /* L1: half the capacity; L3: its low end, 1.25 times the L2 below */
     assert_int_equal(roof_level_working_set(&t, 1, 4, &ws, why, sizeof(why)), 0);
     assert_int_equal(ws, KIB(96));
     assert_int_equal(roof_level_working_set(&t, 3, 1, &ws, why, sizeof(why)), 0);
-    assert_int_equal(ws, MIB(4));
+    assert_int_equal(ws, KIB(2560));
     /* 32 threads: L2 holds 64 MiB, L3 60 MiB: no working set lands on L3 */
     assert_int_equal(roof_level_working_set(&t, 3, 32, &ws, why, sizeof(why)), -1);
     assert_non_null(strstr(why, "no working set lands on L3"));
@@ -119,13 +119,13 @@ static void made_up_this_vm(void **state)
     assert_int_equal(check_every_level(&t, 8), 0);
     assert_int_equal(roof_level_working_set(&t, 1, 2, &ws, why, sizeof(why)), 0);
     assert_int_equal(ws, KIB(48));
-    /* more threads than cores share the cores' caches: L2 at twice the
-     * two L1s */
+    /* more threads than cores share the cores' caches: L2 at 1.25 times
+     * the two L1s */
     assert_int_equal(roof_level_working_set(&t, 2, 8, &ws, why, sizeof(why)), 0);
-    assert_int_equal(ws, KIB(192));
-    /* L3 at twice the two L2s, not half of the 480 MiB it reports */
+    assert_int_equal(ws, KIB(120));
+    /* L3 at 1.25 times the two L2s, not half of the 480 MiB it reports */
     assert_int_equal(roof_level_working_set(&t, 3, 2, &ws, why, sizeof(why)), 0);
-    assert_int_equal(ws, MIB(8));
+    assert_int_equal(ws, MIB(5));
     assert_int_equal(roof_level_working_set(&t, ROOF_DRAM, 2, &ws, why, sizeof(why)), 0);
     assert_int_equal(ws, MIB(960));
 }
