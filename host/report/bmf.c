@@ -12,6 +12,7 @@
 
 #include "bh_json_write.h"
 #include "result_view.h"
+#include "report_case.h"
 #include "report_text.h"
 
 #include <math.h>
@@ -51,13 +52,14 @@ void bh_report_bmf(const cJSON *doc, bh_strbuf *out)
     bh_result_view_load(doc, &view);
     for (size_t i = 0; i < view.n_cases; i++) {
         const bh_rv_case *r = &view.cases[i];
+        bh_report_median med;
         cJSON *bench;
 
         if (!r->summary.present || cJSON_GetObjectItemCaseSensitive(root, r->id))
             continue;
         bench = cJSON_AddObjectToObject(root, r->id);
-        measure(bench, "latency", r->summary.median, r->summary.median_ci_lo,
-                r->summary.median_ci_hi);
+        bh_report_case_median(r, &med); /* of the run medians, 95% CI */
+        measure(bench, "latency", med.med, med.lo, med.hi);
         measure(bench, "throughput", r->items_per_s, NAN, NAN);
         measure(bench, "flop_per_s", r->flop_per_s, NAN, NAN);
         measure(bench, "bytes_per_s", r->bytes_per_s, NAN, NAN);

@@ -3,6 +3,7 @@
 #include "compare_backends.h"
 
 #include "bh_mem.h"
+#include "report_case.h"
 #include "result_view.h"
 #include "units.h"
 
@@ -50,6 +51,16 @@ static const char **compared_ops(const bh_result_view *view, size_t *n_out)
     return ops;
 }
 
+/* The median a report prints for r (of its run medians); NAN without a
+ * summary. */
+static double case_median(const bh_rv_case *r)
+{
+    bh_report_median m;
+
+    bh_report_case_median(r, &m);
+    return m.med;
+}
+
 /* The fastest median among the rows of op with a summary; NAN if none. */
 static double best_median(const bh_result_view *view, const char *op)
 {
@@ -57,10 +68,11 @@ static double best_median(const bh_result_view *view, const char *op)
 
     for (size_t i = 0; i < view->n_cases; i++) {
         const bh_rv_case *r = &view->cases[i];
+        double m = case_median(r);
 
-        if (*r->at && strcmp(r->op, op) == 0 && r->summary.present && r->summary.median > 0 &&
-            (isnan(best) || r->summary.median < best))
-            best = r->summary.median;
+        if (*r->at && strcmp(r->op, op) == 0 && r->summary.present && m > 0 &&
+            (isnan(best) || m < best))
+            best = m;
     }
     return best;
 }
@@ -80,12 +92,13 @@ static void print_pair(FILE *out, const bh_rv_case *r, double best,
     double e = metric_max(r, "verify.err_to_tol");
 
     if (r->summary.present) {
-        bh_fmt_time(r->summary.median, med, sizeof(med));
+        double m = case_median(r);
+
+        bh_fmt_time(m, med, sizeof(med));
         if (isfinite(r->rate))
             bh_fmt_rate(r->rate, r->rate_unit, tp, sizeof(tp));
         if (isfinite(best) && best > 0)
-            snprintf(rel, sizeof(rel), r->summary.median == best ? "fastest" : "%.3gx",
-                     r->summary.median / best);
+            snprintf(rel, sizeof(rel), m == best ? "fastest" : "%.3gx", m / best);
     }
     if (isfinite(e))
         snprintf(agree, sizeof(agree), "err/tol %.3g", e);
@@ -169,11 +182,11 @@ cJSON *bh_report_backend_groups(const cJSON *doc)
             cJSON_AddStringToObject(c, "id", r->id);
             cJSON_AddStringToObject(c, "status", r->status);
             if (r->summary.present) {
-                add_num(c, "median_ns", r->summary.median);
+                add_num(c, "median_ns", case_median(r));
                 add_num(c, "rate", r->rate);
                 if (isfinite(r->rate))
                     cJSON_AddStringToObject(c, "rate_unit", r->rate_unit);
-                add_num(c, "relative", best > 0 ? r->summary.median / best : NAN);
+                add_num(c, "relative", best > 0 ? case_median(r) / best : NAN);
             }
             add_num(c, "err_to_tol", metric_max(r, "verify.err_to_tol"));
             add_num(c, "max_abs_err", metric_max(r, "verify.max_abs_err"));

@@ -17,6 +17,7 @@
 #include "bh_json_write.h"
 #include "bh_mem.h"
 #include "result_view.h"
+#include "report_case.h"
 #include "report_text.h"
 
 #include <math.h>
@@ -115,8 +116,14 @@ static void case_rows(bh_strbuf *b, const bh_rv_case *r)
     double rss = r->memory_peak_rss_kb;
 
     if (r->summary.present) {
-        mrow t = {"time", "ns/iter", "lower", r->summary.median,
-                  r->summary.median_ci_lo, r->summary.median_ci_hi, r->summary.n};
+        bh_report_median m;
+        mrow t;
+
+        /* the median every report prints: of the run medians (n: how many),
+         * with its 95% interval */
+        bh_report_case_median(r, &m);
+        t = (mrow){"time", "ns/iter", "lower", m.med, m.lo, m.hi,
+                   m.runs ? (double)m.runs : r->summary.n};
         emit(b, r, pt, &t);
         rows++;
     }

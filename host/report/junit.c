@@ -14,6 +14,7 @@
 #include "report.h"
 
 #include "result_view.h"
+#include "report_case.h"
 #include "report_text.h"
 #include "units.h"
 
@@ -72,15 +73,15 @@ static void regression_message(const bh_rv_case *r, char *buf, size_t cap)
 /* The figures of a case as one text line. */
 static void figures(bh_strbuf *b, const bh_rv_case *r)
 {
-    char med[32], lo[32], hi[32], tp[48];
+    char tp[48];
+    bh_report_median m;
 
     if (!r->summary.present)
         return;
-    bh_fmt_time(r->summary.median, med, sizeof(med));
-    bh_fmt_time(r->summary.median_ci_lo, lo, sizeof(lo));
-    bh_fmt_time(r->summary.median_ci_hi, hi, sizeof(hi));
-    bh_strbuf_printf(b, "median %s per iteration, CI [%s, %s], CV %.2f%%, %.0f runs", med, lo,
-                     hi, r->summary.spread_cv * 100, r->summary.runs);
+    /* the median every report prints: of the run medians, with its 95% CI */
+    bh_report_case_median(r, &m);
+    bh_strbuf_printf(b, "median %s per iteration, 95%% CI %s, CV %.2f%%, %.0f runs", m.med_text,
+                     m.ci_text, r->summary.spread_cv * 100, r->summary.runs);
     if (isfinite(r->rate)) {
         bh_fmt_rate(r->rate, r->rate_unit, tp, sizeof(tp));
         bh_strbuf_printf(b, ", %s", tp);
