@@ -37,9 +37,29 @@ const char *bh_cg_valgrind(void)
     return NULL;
 }
 
+/* Why this build cannot count instructions, or NULL when it can: a
+ * worker built with AddressSanitizer does not run under Valgrind. */
+static const char *build_refusal(void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+    return "measure: instructions cannot run in this build: Valgrind does not run workers "
+           "built with AddressSanitizer";
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+    return "measure: instructions cannot run in this build: Valgrind does not run workers "
+           "built with AddressSanitizer";
+#else
+    return NULL;
+#endif
+#else
+    return NULL;
+#endif
+}
+
 void bh_cg_check_plan(bh_plan *plan)
 {
-    int have = -1;
+    const char *why = NULL;
+    int checked = 0;
 
     for (size_t i = 0; i < plan->n; i++) {
         bh_case *c = &plan->cases[i];
@@ -47,14 +67,18 @@ void bh_cg_check_plan(bh_plan *plan)
         if (c->pre_status != BH_ST_OK || c->runs ||
             c->settings.measure != BH_MEASURE_INSTRUCTIONS)
             continue;
-        if (have < 0)
-            have = bh_cg_valgrind() != NULL;
-        if (have)
+        if (!checked) {
+            why = build_refusal();
+            if (!why && !bh_cg_valgrind())
+                why = "measure: instructions needs valgrind (its callgrind tool) on PATH, and "
+                      "there is none (Debian package valgrind)";
+            checked = 1;
+        }
+        if (!why)
             return;
         c->pre_status = BH_ST_UNSUPPORTED;
         free(c->pre_reason);
-        c->pre_reason = bh_xstrdup("measure: instructions needs valgrind (its callgrind tool) "
-                                   "on PATH, and there is none (Debian package valgrind)");
+        c->pre_reason = bh_xstrdup(why);
     }
 }
 
