@@ -241,7 +241,7 @@ static int print_series(const bh_history_set *set, const bh_history_result *r,
     const bh_history_series *s = r->series;
     const bh_history_point *last = &s->pts[s->n - 1];
     const char *ref = r->n_cps ? "since the last change" : "before it";
-    char a[32], b[32], c[32];
+    char a[32], b[32], c[64];
 
     printf("%s  [%s]  %zu point%s, %s .. %s\n", s->case_id, s->config, s->n,
            s->n == 1 ? "" : "s", set->files[s->pts[0].file].started_at,
@@ -253,10 +253,10 @@ static int print_series(const bh_history_set *set, const bh_history_result *r,
 
         bh_fmt_time(cp->before, a, sizeof(a));
         bh_fmt_time(cp->after, b, sizeof(b));
-        if (cp->p < 1e-15)
-            snprintf(c, sizeof(c), "p<1e-15");
+        if (cp->p_adjusted < 1e-15)
+            snprintf(c, sizeof(c), "p<1e-15 (best of %zu splits)", cp->candidates);
         else
-            snprintf(c, sizeof(c), "p=%.2g", cp->p);
+            snprintf(c, sizeof(c), "p=%.2g (best of %zu splits)", cp->p_adjusted, cp->candidates);
         printf("  change  %s  %s -> %s  %+.2f%%  %s  (point %zu of %zu, %s)\n",
                set->files[s->pts[cp->index].file].started_at, a, b, 100.0 * cp->change, c,
                cp->index + 1, s->n, cp->change > 0 ? "slower" : "faster");

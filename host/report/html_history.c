@@ -89,7 +89,8 @@ static void chart(bh_strbuf *b, const bh_report_history *h, const bh_history_res
                          "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
                          "stroke=\"#c62828\" stroke-dasharray=\"4 3\">",
                          x, CT, x, CH - CB);
-        snprintf(tip, sizeof(tip), "change point: %+.1f%% (p=%.2g)", cp->change * 100, cp->p);
+        snprintf(tip, sizeof(tip), "change point: %+.1f%% (p=%.2g, best of %zu splits)",
+                 cp->change * 100, cp->p_adjusted, cp->candidates);
         bh_svg_title(b, tip);
         bh_strbuf_puts(b, "</line>");
         bh_strbuf_printf(b,

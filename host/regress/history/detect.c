@@ -107,6 +107,8 @@ static void judge(const ctx *c, size_t lo, size_t cp, size_t hi, bh_history_cp *
     out->t = NAN;
     out->df = NAN;
     out->p = 1.0;
+    out->candidates = hi - lo >= 2 * c->o->min_size ? hi - lo - 2 * c->o->min_size + 1 : 1;
+    out->p_adjusted = 1.0;
     if (cp - lo < c->o->min_size || hi - cp < c->o->min_size)
         return;
     if (c->o->unit == BH_HISTORY_UNIT_RUN)
@@ -117,6 +119,7 @@ static void judge(const ctx *c, size_t lo, size_t cp, size_t hi, bh_history_cp *
     out->t = tt.t;
     out->df = tt.df;
     out->p = tt.p;
+    out->p_adjusted = fmin(1.0, tt.p * (double)out->candidates);
 }
 
 /* Inserts x into the ascending set v[0..*n) (no duplicates). */
@@ -186,7 +189,7 @@ static void judge_at(const ctx *c, const size_t *all, size_t k, size_t i, bh_his
 }
 
 /* The merge pass: removes the weakest change points of all[0..*k) until
- * every one left has p <= max_p and magnitude >= min_change; st[0..*k)
+ * every one left has p_adjusted <= max_p and magnitude >= min_change; st[0..*k)
  * receives the statistics of those left. */
 static void merge(const ctx *c, size_t *all, size_t *k, bh_history_cp *st)
 {
@@ -196,9 +199,9 @@ static void merge(const ctx *c, size_t *all, size_t *k, bh_history_cp *st)
         size_t w = 0;
 
         for (size_t i = 1; i < *k; i++)
-            if (st[i].p > st[w].p)
+            if (st[i].p_adjusted > st[w].p_adjusted)
                 w = i;
-        if (st[w].p <= c->o->max_p) {
+        if (st[w].p_adjusted <= c->o->max_p) {
             w = 0;
             for (size_t i = 1; i < *k; i++)
                 if (st[i].magnitude < st[w].magnitude)

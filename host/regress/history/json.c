@@ -51,6 +51,8 @@ static cJSON *cp_json(const bh_history_set *set, const bh_history_series *s,
     add_num(j, "t", cp->t);
     add_num(j, "df", cp->df);
     add_num(j, "p", cp->p);
+    cJSON_AddNumberToObject(j, "candidates", (double)cp->candidates);
+    add_num(j, "p_adjusted", cp->p_adjusted);
     return j;
 }
 
