@@ -24,6 +24,7 @@
  *     max_cv: 5%                     # percentage: "5%" or 0.05
  *     measure: time                  # or instructions (under callgrind)
  *     iterations: 10                 # per sample with measure: instructions
+ *     leaks: warn                    # or fail: host-API blocks destroy left
  *   backends:                        # map of backend name -> options
  *     cpu: {required: true, devices: all | [0, 1]}
  *   suites:                          # list (required, may be empty)
@@ -93,6 +94,8 @@ typedef struct bh_settings {
     int measure;             /* BH_MEASURE_TIME or BH_MEASURE_INSTRUCTIONS */
     uint32_t iterations;     /* iterations per sample when counting
                                 instructions (no calibration) */
+    int leaks_fail;          /* leaks: fail: a run whose destroy left
+                                host-API blocks is failed (else a warning) */
 } bh_settings;
 
 /* One parameter axis of a suite: a key with one or more values. */
@@ -154,7 +157,7 @@ typedef struct bh_config {
 
 /* The built-in defaults: warmup 100ms, sample_time 0 (auto), samples 10,
  * runs 10, max_time 120s, timeout 60s, seed 0x5eed, pin "none",
- * memory_limit 0, max_cv 0.05, measure time, iterations 10. pin is
+ * memory_limit 0, max_cv 0.05, measure time, iterations 10, leaks warn. pin is
  * allocated; free with bh_settings_free(). */
 void bh_settings_default(bh_settings *s);
 void bh_settings_copy(bh_settings *dst, const bh_settings *src);

@@ -16,7 +16,7 @@
 static const char *const setting_keys[] = {
     "warmup",  "sample_time", "samples", "runs",         "max_time",
     "timeout", "seed",        "pin",     "memory_limit", "max_cv",
-    "measure", "iterations",
+    "measure", "iterations",   "leaks",
 };
 #define N_SETTING_KEYS (sizeof(setting_keys) / sizeof(setting_keys[0]))
 
@@ -43,6 +43,7 @@ void bh_settings_default(bh_settings *s)
     /* Counted samples are deterministic, so a few iterations suffice, and
        a heavy case under callgrind (tens of times slower) stays cheap. */
     s->iterations = 10;
+    s->leaks_fail = 0;
 }
 
 void bh_settings_copy(bh_settings *dst, const bh_settings *src)
@@ -200,6 +201,12 @@ int bh_settings_set(bh_settings *s, const char *key, const char *value,
     }
     if (strcmp(key, "iterations") == 0)
         return set_count(key, value, MAX_ITERATIONS, &s->iterations, e);
+    if (strcmp(key, "leaks") == 0) {
+        if (strcmp(value, "warn") != 0 && strcmp(value, "fail") != 0)
+            return bh_error_set(e, "'leaks' must be warn or fail, got '%s'", value);
+        s->leaks_fail = strcmp(value, "fail") == 0;
+        return 0;
+    }
     const char *hint = bh_did_you_mean(key, setting_keys, N_SETTING_KEYS);
 
     if (hint)
@@ -208,7 +215,7 @@ int bh_settings_set(bh_settings *s, const char *key, const char *value,
     return bh_error_set(e, "unknown setting '%s' (expected one of: warmup, "
                            "sample_time, samples, runs, max_time, timeout, "
                            "seed, pin, memory_limit, max_cv, measure, "
-                           "iterations)", key);
+                           "iterations, leaks)", key);
 }
 
 int bh_config_settings_apply(bh_settings *s, const bh_ynode *map,

@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "result_build.h"
 
+#include "leak_check.h"
 #include "roofline.h"
 #include "variant_speedup.h"
 
@@ -161,23 +162,30 @@ static void add_throughput(cJSON *o, const bh_case *c)
 /* Memory over all runs: the largest peaks and allocation totals. */
 static void add_memory(cJSON *o, const bh_case *c)
 {
-    double rss = 0, count = 0, bytes = 0, peak = 0;
+    double rss = 0, count = 0, bytes = 0, peak = 0, leaked = 0, leaks = 0;
     cJSON *m;
 
     for (uint32_t r = 0; r < c->n_runs; r++) {
         const cJSON *res = c->runs[r].result;
         const cJSON *a = cJSON_GetObjectItemCaseSensitive(res, "alloc");
+        double lb, lc;
 
         rss = fmax(rss, bh_json_num(res, "peak_rss_kb", 0));
         count = fmax(count, bh_json_num(a, "count", 0));
         bytes = fmax(bytes, bh_json_num(a, "bytes", 0));
         peak = fmax(peak, bh_json_num(a, "peak_bytes", 0));
+        bh_leak_of(&c->runs[r], &lb, &lc);
+        leaked = fmax(leaked, lb);
+        leaks = fmax(leaks, lc);
     }
     m = cJSON_AddObjectToObject(o, "memory");
     cJSON_AddNumberToObject(m, "peak_rss_kb", rss);
     cJSON_AddNumberToObject(m, "alloc_count", count);
     cJSON_AddNumberToObject(m, "alloc_bytes", bytes);
     cJSON_AddNumberToObject(m, "alloc_peak_bytes", peak);
+    /* what destroy left behind, in the run that left the most */
+    cJSON_AddNumberToObject(m, "leaked_bytes", leaked);
+    cJSON_AddNumberToObject(m, "leaked_count", leaks);
 }
 
 /* Extra metrics reported by the plugin: per name, the values of each ok
@@ -254,6 +262,8 @@ cJSON *bh_result_case(const bh_case *c)
         cJSON_AddStringToObject(set, "measure", "instructions");
         cJSON_AddNumberToObject(set, "iterations", c->settings.iterations);
     }
+    if (c->settings.leaks_fail)
+        cJSON_AddStringToObject(set, "leaks", "fail");
     runs = cJSON_AddArrayToObject(o, "runs");
     for (uint32_t r = 0; r < c->n_runs; r++)
         if (c->runs[r].done)

@@ -8,6 +8,7 @@
 #include "bh_strbuf.h"
 #include "callgrind_run.h"
 #include "ipc.h"
+#include "leak_check.h"
 #include "outcome.h"
 #include "progress_log.h"
 #include "worker_spawn.h"
@@ -157,6 +158,7 @@ static void run_once(bh_case *c, uint32_t run, const bh_exec_opts *o,
     v.warning = NULL;
     if (v.final)
         r->result = cJSON_Duplicate(v.final, 1);
+    bh_leak_check(r, c->settings.leaks_fail);
     if (v.messages)
         collect_samples(r, v.messages);
     else

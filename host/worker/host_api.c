@@ -24,6 +24,7 @@ static char last_error[1024];
 static uint64_t alloc_count;
 static uint64_t alloc_bytes;
 static uint64_t alloc_live;
+static uint64_t alloc_live_blocks; /* blocks handed out and not freed */
 static uint64_t alloc_peak;
 
 /* Header stored just before every block alloc() hands out. */
@@ -128,6 +129,7 @@ static void *BHOST_ABI api_alloc(bhost_host *h, uint64_t size, uint64_t align)
     alloc_count++;
     alloc_bytes += size;
     alloc_live += size;
+    alloc_live_blocks++;
     if (alloc_live > alloc_peak)
         alloc_peak = alloc_live;
     pthread_mutex_unlock(&lock);
@@ -143,6 +145,7 @@ static void BHOST_ABI api_free(bhost_host *h, void *p)
     hdr = (block_header *)p - 1;
     pthread_mutex_lock(&lock);
     alloc_live -= hdr->size;
+    alloc_live_blocks--;
     pthread_mutex_unlock(&lock);
     free(hdr->raw);
 }
@@ -456,6 +459,14 @@ void bh_host_api_alloc_stats(uint64_t *count, uint64_t *bytes, uint64_t *peak)
     *count = alloc_count;
     *bytes = alloc_bytes;
     *peak = alloc_peak;
+    pthread_mutex_unlock(&lock);
+}
+
+void bh_host_api_alloc_live(uint64_t *bytes, uint64_t *blocks)
+{
+    pthread_mutex_lock(&lock);
+    *bytes = alloc_live;
+    *blocks = alloc_live_blocks;
     pthread_mutex_unlock(&lock);
 }
 

@@ -50,5 +50,9 @@ void bh_host_api_clear_error(void);
 /* Host-API allocation counters: calls, bytes requested, peak live bytes. */
 void bh_host_api_alloc_stats(uint64_t *count, uint64_t *bytes,
                              uint64_t *peak);
+/* Host-API allocations not freed yet: their bytes and blocks. Read after
+ * the plugin's destroy (and the backend's close), they are what the run
+ * leaked (docs/results-schema.md, alloc.leaked_bytes). */
+void bh_host_api_alloc_live(uint64_t *bytes, uint64_t *blocks);
 
 #endif

@@ -170,16 +170,22 @@ static int over_limit(const cJSON *metrics, char *why, size_t cap)
     return 0;
 }
 
+/* Adds the run's host-API allocation figures and peak RSS to res. Called
+ * after the plugin's destroy and the backend's close, so the blocks still
+ * live are the run's leaks (leaked_bytes, leaked_count). */
 static void add_resources(cJSON *res)
 {
     struct rusage ru;
-    uint64_t count, bytes, peak;
+    uint64_t count, bytes, peak, live, live_blocks;
     cJSON *alloc = cJSON_AddObjectToObject(res, "alloc");
 
     bh_host_api_alloc_stats(&count, &bytes, &peak);
+    bh_host_api_alloc_live(&live, &live_blocks);
     cJSON_AddNumberToObject(alloc, "count", (double)count);
     cJSON_AddNumberToObject(alloc, "bytes", (double)bytes);
     cJSON_AddNumberToObject(alloc, "peak_bytes", (double)peak);
+    cJSON_AddNumberToObject(alloc, "leaked_bytes", (double)live);
+    cJSON_AddNumberToObject(alloc, "leaked_count", (double)live_blocks);
     if (getrusage(RUSAGE_SELF, &ru) == 0)
         cJSON_AddNumberToObject(res, "peak_rss_kb", (double)ru.ru_maxrss);
 }
