@@ -82,9 +82,8 @@ static void BHOST_ABI noop_destroy(void *inst)
     bh_selftest_api->free(n->h, n);
 }
 
-/* No memory stream and no arithmetic of a ceiling's class, one thread
- * (noop and spin). [instance] */
-static bhost_status BHOST_ABI nothing_profile(void *inst, bhost_work_profile *out)
+/* See selftest.h. [instance] */
+bhost_status BHOST_ABI bh_selftest_nothing_profile(void *inst, bhost_work_profile *out)
 {
     (void)inst;
     return bh_plugin_profile(out, BHOST_ACCESS_UNKNOWN, BHOST_COMPUTE_NONE, 1, 0);
@@ -99,7 +98,7 @@ const bhost_bench_desc bh_selftest_noop = {
     .run = noop_run,
     .verify = noop_verify,
     .destroy = noop_destroy,
-    .work_profile = nothing_profile,
+    .work_profile = bh_selftest_nothing_profile,
 };
 
 /* ---- spin: a calibrated, dependent integer recurrence -------------------- */
@@ -242,7 +241,7 @@ const bhost_bench_desc bh_selftest_spin = {
     .verify = spin_verify,
     .destroy = spin_destroy,
     .items_per_iter = spin_items,
-    .work_profile = nothing_profile,
+    .work_profile = bh_selftest_nothing_profile,
 };
 
 /* ---- memcpy: host memory bandwidth ---------------------------------------- */

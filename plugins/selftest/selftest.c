@@ -11,6 +11,7 @@ static const bhost_bench_desc *const benches[] = {
     &bh_selftest_spin,
     &bh_selftest_memcpy,
     &bh_selftest_device_copy,
+    &bh_selftest_fixed,
 };
 
 BH_PLUGIN_FACTORY(benches, BH_PLUGIN_COUNT(benches))

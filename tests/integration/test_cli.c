@@ -170,7 +170,8 @@ static void test_list_filter(void **state)
     it_expect_code(&p, 0);
     arr = it_parse_json(p.out, "bhost list --filter --json");
     assert_int_equal(cJSON_GetArraySize(arr), 1);
-    assert_int_equal(cJSON_GetArraySize(it_member(cJSON_GetArrayItem(arr, 0), "benchmarks")), 4);
+    /* noop, spin, memcpy, device_copy, fixed */
+    assert_int_equal(cJSON_GetArraySize(it_member(cJSON_GetArrayItem(arr, 0), "benchmarks")), 5);
     cJSON_Delete(arr);
     tp_proc_free(&p);
 
