@@ -17,6 +17,7 @@
 #include "result_build.h"
 #include "run_case.h"
 #include "run_ci.h"
+#include "runs_auto_limits.h"
 #include "run_store.h"
 #include "run_verdict.h"
 #include "sysinfo.h"
@@ -54,7 +55,9 @@ static const char run_usage[] =
     "                       (default: results)\n"
     "  --seed N             seed for run order and plugins (default: the\n"
     "                       config's defaults.seed)\n"
-    "  --runs N             runs (fresh workers) per case\n"
+    "  --runs N|auto        runs (fresh workers) per case; auto: from min_runs\n"
+    "                       until the 95% CI of the run medians is narrower\n"
+    "                       than the noise floor (max_runs, max_time)\n"
     "  --samples N          samples per run\n"
     "  --warmup DURATION    warm-up time per run, e.g. 200ms (overrides the\n"
     "                       config)\n"
@@ -141,6 +144,7 @@ typedef struct run_opts {
     int has_seed;
     uint64_t seed;
     uint64_t runs;
+    int runs_auto;           /* --runs auto */
     uint64_t samples;
     uint64_t warmup_ns;      /* UINT64_MAX: not given */
     uint64_t sample_time_ns; /* 0: not given */
@@ -179,7 +183,7 @@ static const bh_opt run_options[] = {
     {"out", 'o', 0, BH_OPT_VALUE, "write the result to FILE"},
     {"results-dir", 'd', 0, BH_OPT_VALUE, "root of the results folders"},
     {"seed", 's', 0, BH_OPT_VALUE, "seed for run order and plugins"},
-    {"runs", 'r', 0, BH_OPT_VALUE, "runs (fresh workers) per case"},
+    {"runs", 'r', 0, BH_OPT_VALUE, "runs (fresh workers) per case, or auto"},
     {"samples", 'n', 0, BH_OPT_VALUE, "samples per run"},
     {"warmup", 'w', 0, BH_OPT_VALUE, "warm-up time per run"},
     {"sample-time", 't', 0, BH_OPT_VALUE, "the least time one sample takes"},
@@ -235,7 +239,13 @@ static int parse(int argc, char **argv, run_opts *o)
             o->has_seed = 1;
             break;
         case 'r':
-            if (bh_arg_u64("--runs", p.value, 1, 10000, &o->runs) != 0)
+            o->runs_auto = strcmp(p.value, "auto") == 0;
+            if (!o->runs_auto && strspn(p.value, "0123456789") != strlen(p.value)) {
+                bh_cli_error("run: --runs expects an integer from 1 to 10000 or auto, got '%s'",
+                             p.value);
+                return -1;
+            }
+            if (!o->runs_auto && bh_arg_u64("--runs", p.value, 1, 10000, &o->runs) != 0)
                 return -1;
             break;
         case 'n':
@@ -379,6 +389,8 @@ static void apply_overrides(bh_config *cfg, const run_opts *o)
 
         if (o->runs)
             s->runs = (uint32_t)o->runs;
+        if (o->runs || o->runs_auto)
+            s->runs_auto = o->runs_auto;
         if (o->samples)
             s->samples = (uint32_t)o->samples;
         if (o->warmup_ns != UINT64_MAX)
@@ -534,6 +546,7 @@ static int cmd_run(int argc, char **argv)
         free(o.filters);
         return rc;
     }
+    bh_runs_auto_limits(&plan, &o.verdict.rc); /* before a shard is chosen */
     bh_run_ci_select(&o.ci, &plan, o.results_dir, cfg->name, o.verdict.base_doc,
                      &o.verdict.rc, o.verdict.ignore_params, o.verdict.n_ignore);
     o.verdict.family_extra = o.ci.family_extra;

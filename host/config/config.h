@@ -15,7 +15,11 @@
  *     warmup: 100ms                  # duration: ns us ms s m, e.g. 1.5s
  *     sample_time: 10ms              # minimum time per sample; 0 = auto
  *     samples: 10                    # samples per run
- *     runs: 10                       # runs (fresh workers) per case
+ *     runs: 10                       # runs (fresh workers) per case, or
+ *                                    # auto: adaptive (min_runs..max_runs)
+ *     min_runs: 8                    # runs: auto: the first runs; default
+ *                                    # what the comparison needs
+ *     max_runs: 30                   # runs: auto: the most runs
  *     max_time: 60s                  # budget per case, all runs together
  *     timeout: 30s                   # per run; the worker is killed after
  *     seed: 42                       # integer; default: fixed 0x5eed
@@ -85,6 +89,9 @@ typedef struct bh_settings {
     uint64_t sample_time_ns; /* 0 = auto: max(1 ms, 1000 x timer resolution) */
     uint32_t samples;
     uint32_t runs;
+    int runs_auto;           /* runs: auto (docs/statistics.md section 8.3) */
+    uint32_t min_runs;       /* runs: auto: 0 = what the comparison needs */
+    uint32_t max_runs;       /* runs: auto: the most runs of a case */
     uint64_t max_time_ns;
     uint64_t timeout_ns;
     uint64_t seed;
@@ -156,7 +163,7 @@ typedef struct bh_config {
 } bh_config;
 
 /* The built-in defaults: warmup 100ms, sample_time 0 (auto), samples 10,
- * runs 10, max_time 120s, timeout 60s, seed 0x5eed, pin "none",
+ * runs 10 (not auto; min_runs 0, max_runs 30), max_time 120s, timeout 60s, seed 0x5eed, pin "none",
  * memory_limit 0, max_cv 0.05, measure time, iterations 10, leaks warn. pin is
  * allocated; free with bh_settings_free(). */
 void bh_settings_default(bh_settings *s);

@@ -10,13 +10,18 @@
 
 #define MAX_SAMPLES 100000u
 #define MAX_RUNS 10000u
+/* runs: auto stops a case here unless max_runs says otherwise: at a
+   between-run CV of 1% the 95% interval of the median of n run medians is
+   about 4.9% / sqrt(n) wide, under a 1% noise floor from n = 24 on
+   (docs/statistics.md section 8.3). */
+#define DEFAULT_MAX_RUNS 30u
 #define MAX_CPU 65535u
 #define MAX_ITERATIONS 1000000000u
 
 static const char *const setting_keys[] = {
     "warmup",  "sample_time", "samples", "runs",         "max_time",
     "timeout", "seed",        "pin",     "memory_limit", "max_cv",
-    "measure", "iterations",   "leaks",
+    "measure", "iterations",   "min_runs", "max_runs",   "leaks",
 };
 #define N_SETTING_KEYS (sizeof(setting_keys) / sizeof(setting_keys[0]))
 
@@ -33,6 +38,7 @@ void bh_settings_default(bh_settings *s)
        evaluation (tools/eval-regress.sh) detects a 5% slowdown at a
        between-run CV of 1% in every trial with it. */
     s->runs = 10;
+    s->max_runs = DEFAULT_MAX_RUNS;
     s->max_time_ns = 120ULL * 1000000000ULL;
     s->timeout_ns = 60ULL * 1000000000ULL;
     s->seed = 0x5eed;
@@ -153,6 +159,23 @@ static int pin_ok(const char *v)
     return 1;
 }
 
+/* runs: a count (fixed runs) or auto (adaptive runs, docs/statistics.md
+ * section 8.3); -1 with e set otherwise. */
+static int set_runs(bh_settings *s, const char *value, bh_error *e)
+{
+    if (strcmp(value, "auto") == 0) {
+        s->runs_auto = 1;
+        return 0;
+    }
+    if (!*value || strspn(value, "0123456789") != strlen(value) ||
+        strspn(value, "0") == strlen(value))
+        return bh_error_set(e, "'runs' must be an integer >= 1 or auto, got '%s'", value);
+    if (set_count("runs", value, MAX_RUNS, &s->runs, e) != 0)
+        return -1;
+    s->runs_auto = 0;
+    return 0;
+}
+
 int bh_settings_set(bh_settings *s, const char *key, const char *value,
                     bh_error *e)
 {
@@ -167,7 +190,10 @@ int bh_settings_set(bh_settings *s, const char *key, const char *value,
     if (strcmp(key, "samples") == 0)
         return set_count(key, value, MAX_SAMPLES, &s->samples, e);
     if (strcmp(key, "runs") == 0)
-        return set_count(key, value, MAX_RUNS, &s->runs, e);
+        return set_runs(s, value, e);
+    if (strcmp(key, "min_runs") == 0 || strcmp(key, "max_runs") == 0)
+        return set_count(key, value, MAX_RUNS,
+                         key[1] == 'i' ? &s->min_runs : &s->max_runs, e);
     if (strcmp(key, "seed") == 0) {
         if (read_uint(value, 1, &s->seed) != 0)
             return bh_error_set(e, "'seed' must be an integer from 0 to "
@@ -215,7 +241,22 @@ int bh_settings_set(bh_settings *s, const char *key, const char *value,
     return bh_error_set(e, "unknown setting '%s' (expected one of: warmup, "
                            "sample_time, samples, runs, max_time, timeout, "
                            "seed, pin, memory_limit, max_cv, measure, "
-                           "iterations, leaks)", key);
+                           "iterations, min_runs, max_runs, leaks)", key);
+}
+
+/* After map's settings are applied onto s: an explicit min_runs above
+ * max_runs is an error at the one of the two that map sets. */
+static int check_run_range(const bh_settings *s, const bh_ynode *map, bh_error *e)
+{
+    const bh_ynode *at = bh_yaml_map_get(map, "max_runs");
+
+    if (s->min_runs <= s->max_runs)
+        return 0;
+    if (!at)
+        at = bh_yaml_map_get(map, "min_runs");
+    return bh_config_fail(e, at ? at : map,
+                          "max_runs %u is below min_runs %u (expected max_runs >= min_runs)",
+                          s->max_runs, s->min_runs);
 }
 
 int bh_config_settings_apply(bh_settings *s, const bh_ynode *map,
@@ -239,5 +280,5 @@ int bh_config_settings_apply(bh_settings *s, const bh_ynode *map,
             return bh_error_prefix(e, "%s:%d:%d", v->file, v->line,
                                    v->column);
     }
-    return 0;
+    return check_run_range(s, map, e);
 }

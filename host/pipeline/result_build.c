@@ -7,6 +7,7 @@
 
 #include "leak_check.h"
 #include "roofline.h"
+#include "runs_auto_limits.h"
 #include "variant_speedup.h"
 
 #include "bh_mem.h"
@@ -264,6 +265,8 @@ cJSON *bh_result_case(const bh_case *c)
     }
     if (c->settings.leaks_fail)
         cJSON_AddStringToObject(set, "leaks", "fail");
+    if (c->settings.runs_auto)
+        cJSON_AddItemToObject(o, "runs_auto", bh_runs_auto_json(c));
     runs = cJSON_AddArrayToObject(o, "runs");
     for (uint32_t r = 0; r < c->n_runs; r++)
         if (c->runs[r].done)

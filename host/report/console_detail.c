@@ -4,6 +4,7 @@
  * log of runs that did not end ok. */
 #include "console.h"
 
+#include "report_runs_auto.h"
 #include "report_text.h"
 #include "units.h"
 
@@ -108,6 +109,7 @@ static void print_case(FILE *out, const bh_rv_case *c, int color)
                      "pin %s\n",
                 set->runs, set->samples, a, b, t, set->pin ? set->pin : "none");
     }
+    bh_report_runs_auto_line(out, c->json);
     if (sum->json) {
         const cJSON *f;
         int first = 1;

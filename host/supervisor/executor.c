@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "executor.h"
+#include "executor_internal.h"
 
 #include "bh_clock.h"
 #include "bh_json_write.h"
@@ -11,6 +12,7 @@
 #include "leak_check.h"
 #include "outcome.h"
 #include "progress_log.h"
+#include "runs_auto.h"
 #include "worker_spawn.h"
 
 #include <stdio.h>
@@ -49,8 +51,12 @@ static char *make_job(const bh_case *c, uint32_t run, uint64_t seed)
     cJSON_AddNumberToObject(j, "warmup_ns", (double)s->warmup_ns);
     cJSON_AddNumberToObject(j, "sample_time_ns", (double)s->sample_time_ns);
     cJSON_AddNumberToObject(j, "samples", s->samples);
+    /* runs: auto: a run's share is that of min_runs runs (runs_auto.h) */
     cJSON_AddNumberToObject(j, "budget_ns",
-                            s->runs ? (double)s->max_time_ns / s->runs : 0);
+                            s->runs_auto && c->autorun.min
+                                ? (double)s->max_time_ns / c->autorun.min
+                            : s->runs ? (double)s->max_time_ns / s->runs
+                                      : 0);
     snprintf(hex, sizeof(hex), "0x%016llx",
              (unsigned long long)bh_case_seed(seed, c->id));
     cJSON_AddStringToObject(j, "seed", hex);
@@ -186,6 +192,8 @@ size_t bh_exec_plan(bh_plan *plan, const bh_exec_opts *o)
     bh_rng rng;
 
     bh_cg_check_plan(plan);
+    if (bh_runs_auto_any(plan))
+        return bh_exec_runs_auto(plan, o);
     for (size_t i = 0; i < plan->n; i++) {
         const bh_case *c = &plan->cases[i];
 
@@ -271,6 +279,17 @@ size_t bh_exec_ordered(bh_plan *plan, const bh_exec_slot *order, size_t n,
         bh_case_finish(&plan->cases[i], o->seed);
     free(exe);
     return started;
+}
+
+/* See executor_internal.h. */
+void bh_exec_slot_run(bh_plan *plan, const bh_exec_slot *s, size_t k, size_t n,
+                      const bh_exec_opts *o, const char *exe, uint64_t t0)
+{
+    bh_case *c = &plan->cases[s->case_index];
+
+    if (o->progress == BH_PROGRESS_LIVE)
+        progress_line(k, n, c, s->run_index, t0);
+    run_once(c, s->run_index, o, exe);
 }
 
 /* Summarizes the samples of c's ok runs (ns per iteration). */

@@ -28,6 +28,19 @@ typedef struct bh_run {
     int interrupted;     /* was running when SIGINT/SIGTERM stopped it */
 } bh_run;
 
+/* runs: auto of a case (runs_auto.h): its limits, set before its runs
+ * (bh_runs_auto_limits), and why its runs stopped. */
+typedef struct bh_case_auto {
+    uint32_t min;        /* runs it gets at least (0: not resolved) */
+    uint32_t max;        /* runs it gets at most */
+    double floor;        /* stop once the 95% interval of its run medians
+                            is narrower than this fraction of their median */
+    const char *stopped; /* static: "ci_narrow", "max_runs", "time_budget",
+                            "run_not_ok" or "interrupted"; NULL: not run */
+    double ci_rel_width; /* that interval's width over the median when it
+                            stopped; INFINITY when unbounded, NAN: none */
+} bh_case_auto;
+
 typedef struct bh_case {
     char *id;            /* plugin/bench[k=v,...]@backend:device */
     size_t suite;        /* index into config suites */
@@ -50,6 +63,7 @@ typedef struct bh_case {
     char *message;
     bh_summary summary;
     int has_summary;
+    bh_case_auto autorun; /* settings.runs_auto: how many runs and why */
 } bh_case;
 
 typedef struct bh_plan {

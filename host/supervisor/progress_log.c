@@ -118,27 +118,48 @@ void bh_progress_log_begin(bh_progress_log *p, const bh_case *c, uint32_t r)
     pthread_mutex_unlock(&p->lock);
 }
 
-void bh_progress_log_end(bh_progress_log *p, const bh_plan *plan, size_t ci)
+/* Takes k runs of case ci off what is left (done: they finished, else
+ * they will not run) and prints the suite's line when they were its last.
+ * The caller holds p->lock. */
+static void runs_off(bh_progress_log *p, const bh_plan *plan, size_t ci, size_t k, int done)
 {
     const bh_case *c = &plan->cases[ci];
 
+    if (ci >= plan->n || p->runs_left[ci] == 0)
+        return;
+    if (k > p->runs_left[ci])
+        k = p->runs_left[ci];
+    if (done)
+        p->runs_done += k;
+    else
+        p->runs -= k;
+    p->runs_left[ci] -= (uint32_t)k;
+    if (p->runs_left[ci] == 0) {
+        p->cases_done++;
+        if (--p->cases_left[c->suite] == 0) {
+            char *what;
+
+            p->suites_done++;
+            what = bh_xasprintf("suite %zu (%s) finished: ", c->suite + 1, c->plugin);
+            print_line(p, what);
+            free(what);
+        }
+    }
+}
+
+void bh_progress_log_end(bh_progress_log *p, const bh_plan *plan, size_t ci)
+{
     pthread_mutex_lock(&p->lock);
     free(p->running);
     p->running = NULL;
-    if (ci < plan->n && p->runs_left[ci] > 0) {
-        p->runs_done++;
-        if (--p->runs_left[ci] == 0) {
-            p->cases_done++;
-            if (--p->cases_left[c->suite] == 0) {
-                char *what;
+    runs_off(p, plan, ci, 1, 1);
+    pthread_mutex_unlock(&p->lock);
+}
 
-                p->suites_done++;
-                what = bh_xasprintf("suite %zu (%s) finished: ", c->suite + 1, c->plugin);
-                print_line(p, what);
-                free(what);
-            }
-        }
-    }
+void bh_progress_log_drop(bh_progress_log *p, const bh_plan *plan, size_t ci, size_t k)
+{
+    pthread_mutex_lock(&p->lock);
+    runs_off(p, plan, ci, k, 0);
     pthread_mutex_unlock(&p->lock);
 }
 

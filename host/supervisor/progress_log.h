@@ -52,6 +52,11 @@ void bh_progress_log_begin(bh_progress_log *p, const bh_case *c, uint32_t r);
  * when that was the suite's last run. */
 void bh_progress_log_end(bh_progress_log *p, const bh_plan *plan, size_t ci);
 
+/* k runs of case ci that were counted will not run (runs: auto stopped
+ * the case early): they leave the totals, and the suite's line is printed
+ * when they were its last. */
+void bh_progress_log_drop(bh_progress_log *p, const bh_plan *plan, size_t ci, size_t k);
+
 /* Stops the timer thread and frees what start took. */
 void bh_progress_log_stop(bh_progress_log *p);
 

@@ -321,7 +321,7 @@ static void test_settings(void **state)
     assert_int_equal(bh_settings_set(&s, "runs", "3", &e), 0);
     assert_int_equal(s.runs, 3);
     assert_int_equal(bh_settings_set(&s, "runs", "0", &e), -1);
-    assert_string_equal(e.msg, "'runs' must be an integer >= 1, got '0'");
+    assert_string_equal(e.msg, "'runs' must be an integer >= 1 or auto, got '0'");
     assert_int_equal(s.runs, 3);
     assert_int_equal(bh_settings_set(&s, "runs", "10001", &e), -1);
     assert_string_equal(e.msg, "'runs' must be at most 10000, got '10001'");
