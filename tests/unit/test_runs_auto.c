@@ -272,7 +272,7 @@ static void test_rounds(void **state)
     char **lines = NULL;
     size_t n = 0, cap = 0, len = 0;
     bh_plan plan;
-    bh_exec_opts o = {42, 0, 4096};
+    bh_exec_opts o = {.seed = 42, .progress = BH_PROGRESS_NONE, .log_limit = 4096};
     bh_error e = {""};
     int switches = 0;
 
