@@ -67,6 +67,7 @@ static bh_case clone_case(const bh_case *c, const char *plugin_path,
     k.device = c->device;
     bh_settings_copy(&k.settings, &c->settings);
     k.settings.runs = runs;
+    k.settings.runs_auto = 0; /* reruns are fixed runs (confirm_runs) */
     k.pre_status = BH_ST_OK;
     return k;
 }
