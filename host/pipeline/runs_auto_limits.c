@@ -3,17 +3,8 @@
 #include "runs_auto_limits.h"
 
 #include "runs_auto.h"
-#include "verdict.h"
 
 #include <math.h>
-
-/* See runs_auto_limits.h. */
-uint32_t bh_runs_auto_default_min(double fdr, size_t m_tests)
-{
-    uint32_t n = bh_regress_runs_to_reach(fdr / (double)(m_tests ? m_tests : 1), 0);
-
-    return n > BH_RUNS_AUTO_MIN_CI_RUNS ? n : BH_RUNS_AUTO_MIN_CI_RUNS;
-}
 
 /* See runs_auto_limits.h. */
 void bh_runs_auto_limits(bh_plan *plan, const bh_regress_config *rc)
@@ -23,7 +14,7 @@ void bh_runs_auto_limits(bh_plan *plan, const bh_regress_config *rc)
 
     for (size_t i = 0; i < plan->n; i++)
         m += plan->cases[i].pre_status == BH_ST_OK;
-    min = bh_runs_auto_default_min(rc->fdr, m);
+    min = bh_runs_auto_least(rc->fdr, m);
     for (size_t i = 0; i < plan->n; i++) {
         bh_case *c = &plan->cases[i];
         bh_case_auto *a = &c->autorun;
@@ -34,6 +25,7 @@ void bh_runs_auto_limits(bh_plan *plan, const bh_regress_config *rc)
         bh_regress_thresholds_for(rc, c->id, &th);
         a->max = c->settings.max_runs;
         a->min = c->settings.min_runs ? c->settings.min_runs : min;
+        a->fdr = rc->fdr;
         if (a->min > a->max)
             a->min = a->max;
         a->floor = c->settings.measure == BH_MEASURE_INSTRUCTIONS

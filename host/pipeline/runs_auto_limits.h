@@ -15,15 +15,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The runs per side from which a comparison of m_tests (case, metric)
- * pairs can reach its level at all: an exact Mann-Whitney p below
- * fdr / m_tests (bh_regress_runs_to_reach, section 10.8), and at least
- * BH_RUNS_AUTO_MIN_CI_RUNS (a bounded 95% interval of the median). */
-uint32_t bh_runs_auto_default_min(double fdr, size_t m_tests);
-
-/* Sets autorun.min, max and floor of every runnable runs: auto case of
- * plan: min the case's min_runs, else bh_runs_auto_default_min over the
- * runnable cases of the plan (one test each at least), never above
+/* Sets autorun.min, max, floor and fdr of every runnable runs: auto case
+ * of plan: min the case's min_runs, else bh_runs_auto_least at rc's fdr
+ * over the runnable cases of the plan (one test each at least; the
+ * executor raises it once the cases' metrics are known), never above
  * max_runs; floor the case's noise floor under rc (its overrides; the
  * counts' floor for measure: instructions). */
 void bh_runs_auto_limits(bh_plan *plan, const bh_regress_config *rc);

@@ -39,6 +39,9 @@ typedef struct bh_case_auto {
                             "run_not_ok" or "interrupted"; NULL: not run */
     double ci_rel_width; /* that interval's width over the median when it
                             stopped; INFINITY when unbounded, NAN: none */
+    double fdr;          /* the comparison's false discovery rate, from
+                            which the executor raises min once the cases'
+                            metrics are known; 0: min stays */
 } bh_case_auto;
 
 typedef struct bh_case {

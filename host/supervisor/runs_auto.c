@@ -138,6 +138,31 @@ static void first_round(auto_exec *x, bh_rng *rng)
     free(slots);
 }
 
+/* After the first round: raises the min of every auto case whose
+ * min_runs was not given to what a comparison of all the tests the cases
+ * reported needs (runs_auto.h). */
+static void raise_min(bh_plan *plan)
+{
+    size_t m = 0;
+
+    for (size_t i = 0; i < plan->n; i++)
+        if (plan->cases[i].pre_status == BH_ST_OK)
+            m += bh_runs_auto_tests(&plan->cases[i]);
+    for (size_t i = 0; i < plan->n; i++) {
+        bh_case *c = &plan->cases[i];
+        uint32_t n;
+
+        if (c->pre_status != BH_ST_OK || !c->settings.runs_auto || c->settings.min_runs ||
+            !(c->autorun.fdr > 0))
+            continue;
+        n = bh_runs_auto_least(c->autorun.fdr, m);
+        if (n > c->autorun.max)
+            n = c->autorun.max;
+        if (n > c->autorun.min)
+            c->autorun.min = n;
+    }
+}
+
 /* Decides every open auto case and gives each that goes on one more run
  * in a shuffled round; returns the number of runs of the round (0: every
  * case has stopped). */
@@ -180,6 +205,7 @@ size_t bh_exec_runs_auto(bh_plan *plan, const bh_exec_opts *o)
     bh_cg_check_plan(plan);
     bh_rng_seed(&rng, o->seed);
     first_round(&x, &rng);
+    raise_min(plan);
     while (!bh_interrupted && next_round(&x, &rng) > 0)
         ;
     if (o->progress == BH_PROGRESS_LIVE)

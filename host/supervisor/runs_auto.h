@@ -68,14 +68,31 @@ const char *bh_runs_auto_stop_name(bh_runs_auto_stop s);
  * (malloc'd, free it; NULL when none), their count into *n. */
 void bh_runs_auto_medians(const bh_case *c, double **out, size_t *n);
 
+/* The runs per side from which a comparison of m_tests (case, metric)
+ * pairs can reach its level at all: the smallest n whose exact
+ * Mann-Whitney minimum p, 2 / C(2n, n), is at most fdr / m_tests
+ * (docs/statistics.md section 10.8), and at least
+ * BH_RUNS_AUTO_MIN_CI_RUNS. Pure. */
+uint32_t bh_runs_auto_least(double fdr, size_t m_tests);
+
+/* The tests a comparison of c will make, as far as its first ok run says:
+ * its time and every performance metric it reported (1 when it has no ok
+ * run yet). */
+size_t bh_runs_auto_tests(const bh_case *c);
+
 /* True when some case of plan is runnable with settings.runs_auto. */
 int bh_runs_auto_any(const bh_plan *plan);
 
 /* bh_exec_plan for a plan with runs: auto cases (see the top of this
  * file); cases whose limits were not set (autorun.min 0) get min
  * BH_RUNS_AUTO_MIN_CI_RUNS or settings.min_runs, max settings.max_runs and
- * a floor of 1%. Each auto case ends with n_runs and settings.runs the runs
- * it made and autorun.stopped set. Returns the runs started. */
+ * a floor of 1%. After the first round, the min of a case whose min_runs
+ * was not given and whose autorun.fdr is set is raised to
+ * bh_runs_auto_least over the tests of every runnable case
+ * (bh_runs_auto_tests), capped at its max: the metrics a case reports are
+ * known only once it ran. Each auto case ends with n_runs and
+ * settings.runs the runs it made and autorun.stopped set. Returns the runs
+ * started. */
 size_t bh_exec_runs_auto(bh_plan *plan, const bh_exec_opts *o);
 
 #endif

@@ -4,11 +4,16 @@
 #include "runs_auto.h"
 
 #include "bh_mem.h"
+#include "compare.h"
 #include "descriptive.h"
 #include "quantile.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* Most runs bh_runs_auto_least answers (the config's limit on runs). */
+#define LEAST_CAP 10000u
 
 /* See runs_auto.h. */
 double bh_runs_auto_ci_width(double *v, size_t n)
@@ -100,6 +105,36 @@ void bh_runs_auto_medians(const bh_case *c, double **out, size_t *n)
         free(*out);
         *out = NULL;
     }
+}
+
+/* See runs_auto.h. */
+uint32_t bh_runs_auto_least(double fdr, size_t m_tests)
+{
+    double alpha = fdr / (double)(m_tests ? m_tests : 1);
+    uint32_t n = BH_RUNS_AUTO_MIN_CI_RUNS;
+
+    while (n < LEAST_CAP && !(bh_stats_mwu_min_p(n, n) <= alpha))
+        n++;
+    return n;
+}
+
+/* See runs_auto.h. */
+size_t bh_runs_auto_tests(const bh_case *c)
+{
+    for (uint32_t r = 0; r < c->n_runs; r++) {
+        const cJSON *m;
+        size_t n = 1;
+
+        if (!c->runs[r].done || c->runs[r].status != BH_ST_OK || !c->runs[r].result)
+            continue;
+        cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(c->runs[r].result, "metrics")) {
+            const cJSON *kind = cJSON_GetObjectItemCaseSensitive(m, "kind");
+
+            n += !cJSON_IsString(kind) || strcmp(kind->valuestring, "performance") == 0;
+        }
+        return n;
+    }
+    return 1;
 }
 
 /* See runs_auto.h. */

@@ -44,7 +44,7 @@ static int fake_worker(void)
     int run;
     double factor = 1.0;
     FILE *f;
-    char line[256];
+    char line[512];
 
     for (;;) {
         bh_grow((void **)&buf, &cap, len + 4096, 1);
@@ -74,7 +74,13 @@ static int fake_worker(void)
         if (write(BH_IPC_RESULT_FD, line, (size_t)n) != n)
             return 4;
     }
-    snprintf(line, sizeof(line), "{\"t\":\"result\",\"status\":\"ok\"}\n");
+    if (strcmp(bench, "metrics") == 0) /* two performance metrics, one informational */
+        snprintf(line, sizeof(line),
+                 "{\"t\":\"result\",\"status\":\"ok\",\"metrics\":[{\"name\":\"a\",\"value\":1},"
+                 "{\"name\":\"b\",\"value\":2,\"kind\":\"performance\"},"
+                 "{\"name\":\"c\",\"value\":3,\"kind\":\"informational\"}]}\n");
+    else
+        snprintf(line, sizeof(line), "{\"t\":\"result\",\"status\":\"ok\"}\n");
     if (write(BH_IPC_RESULT_FD, line, strlen(line)) != (ssize_t)strlen(line))
         return 4;
     cJSON_Delete(job);
@@ -117,7 +123,7 @@ static void test_decide(void **state)
     const double wide[8] = {100, 104, 98, 103, 97, 101, 105, 99};
     /* 6 medians whose interval (min to max) is exactly 1% of the median */
     const double edge[6] = {99.5, 100, 100, 100, 100, 100.5};
-    bh_case_auto lim = {6, 8, 0.01, NULL, 0};
+    bh_case_auto lim = {.min = 6, .max = 8, .floor = 0.01};
     bh_runs_auto_state st;
     double w;
 
@@ -165,13 +171,15 @@ static void test_decide(void **state)
 /* The least runs: at fdr 0.05, 1 test needs 4 a side for p 2/70 < 0.05
  * (6 for the interval), 300 tests 8 (2/C(16,8) = 1.55e-4 <= 1.67e-4; 7
  * give 5.8e-4), 900 tests 9 (2/C(18,9) = 4.1e-5 <= 5.6e-5). */
-static void test_default_min(void **state)
+static void test_least(void **state)
 {
     (void)state;
-    assert_int_equal(bh_runs_auto_default_min(0.05, 1), 6);
-    assert_int_equal(bh_runs_auto_default_min(0.05, 0), 6);
-    assert_int_equal(bh_runs_auto_default_min(0.05, 300), 8);
-    assert_int_equal(bh_runs_auto_default_min(0.05, 900), 9);
+    assert_int_equal(bh_runs_auto_least(0.05, 1), 6);
+    assert_int_equal(bh_runs_auto_least(0.05, 0), 6);
+    assert_int_equal(bh_runs_auto_least(0.05, 23), 6);
+    assert_int_equal(bh_runs_auto_least(0.05, 24), 7);
+    assert_int_equal(bh_runs_auto_least(0.05, 300), 8);
+    assert_int_equal(bh_runs_auto_least(0.05, 900), 9);
 }
 
 /* A case of a hand-made plan. */
@@ -212,6 +220,7 @@ static void test_limits(void **state)
     /* 5 runnable cases: p must reach 0.01, 5 a side do (2/252) */
     assert_int_equal(cases[0].autorun.min, 6);
     assert_int_equal(cases[0].autorun.max, 30);
+    assert_true(cases[0].autorun.fdr == 0.05);
     assert_true(fabs(cases[0].autorun.floor - 0.015) < 1e-12);
     assert_true(fabs(cases[1].autorun.floor - 0.03) < 1e-12);
     assert_int_equal(cases[2].autorun.min, 12);
@@ -328,14 +337,52 @@ static void test_rounds(void **state)
     bh_plan_free(&plan);
 }
 
+/* Once the first round shows the metrics, the least runs follow every
+ * test: "metrics" reports two performance metrics (and one informational,
+ * not compared), so with the two steady cases there are 5 tests, and at
+ * fdr 0.001 p must reach 2e-4: 8 runs a side (2/C(16,8) = 1.55e-4; 7 give
+ * 5.8e-4). The steady case stops at 8, not at its first 6; a given
+ * min_runs is never raised. */
+static void test_raise_min(void **state)
+{
+    bh_plan plan;
+    bh_exec_opts o = {.seed = 7, .progress = BH_PROGRESS_NONE, .log_limit = 4096};
+
+    (void)state;
+    memset(&plan, 0, sizeof(plan));
+    add_fake(&plan, "steady", 0);
+    add_fake(&plan, "steady2", 0);
+    add_fake(&plan, "metrics", 2);
+    for (size_t i = 0; i < 2; i++) {
+        bh_case_auto *a = &plan.cases[i].autorun;
+
+        plan.cases[i].settings.min_runs = i == 0 ? 0 : 6;
+        plan.cases[i].settings.max_runs = 12;
+        a->min = 6;
+        a->max = 12;
+        a->floor = 0.01;
+        a->fdr = 0.001;
+    }
+    assert_int_equal(bh_runs_auto_tests(&plan.cases[2]), 1); /* not run yet */
+    assert_int_equal(bh_exec_plan(&plan, &o), 8 + 6 + 2);
+    assert_int_equal(bh_runs_auto_tests(&plan.cases[2]), 3);
+    assert_int_equal(plan.cases[0].autorun.min, 8);
+    assert_int_equal(plan.cases[0].n_runs, 8);
+    assert_string_equal(plan.cases[0].autorun.stopped, "ci_narrow");
+    assert_int_equal(plan.cases[1].autorun.min, 6);
+    assert_int_equal(plan.cases[1].n_runs, 6);
+    bh_plan_free(&plan);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ci_width),
         cmocka_unit_test(test_decide),
-        cmocka_unit_test(test_default_min),
+        cmocka_unit_test(test_least),
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_rounds),
+        cmocka_unit_test(test_raise_min),
     };
 
     if (argc > 1 && strcmp(argv[1], "__worker") == 0)
