@@ -69,6 +69,8 @@ static const char run_usage[] =
     "                       what every case measures: time, or instructions\n"
     "                       and simulated cache misses per iteration counted\n"
     "                       under valgrind (overrides the config's measure)\n"
+    "  --counters on|off    perf counters and energy meters around the timed\n"
+    "                       samples (overrides the config's counters)\n"
     "  --json               print the result document on stdout instead\n"
     "                       of the table\n"
     "  -q, --quiet          no table and no progress lines (errors and the\n"
@@ -153,6 +155,7 @@ typedef struct run_opts {
     int quiet;
     int verbose;
     int measure;             /* -1: not given, else a bh_measure */
+    int counters;            /* -1: not given, 0 off, 1 on */
     int allow_unsafe;
     bh_run_verdict verdict; /* --baseline and friends */
     bh_run_store store;     /* --store, --no-store, --notify */
@@ -190,6 +193,7 @@ static const bh_opt run_options[] = {
     {"min-time", 't', 0, BH_OPT_VALUE, "the same as --sample-time"},
     {"timeout", 'O', 0, BH_OPT_VALUE, "per-run timeout"},
     {"measure", 'M', 0, BH_OPT_VALUE, "time, or instructions counted under valgrind"},
+    {"counters", 'Z', 0, BH_OPT_VALUE, "on or off: perf counters and energy meters"},
     {"json", 'j', 0, BH_OPT_FLAG, "print the result document instead of the table"},
     {"quiet", 'q', 'q', BH_OPT_FLAG, "no table and no progress lines"},
     {"verbose", 'v', 'v', BH_OPT_FLAG, "each case's runs, flags and settings"},
@@ -218,6 +222,7 @@ static int parse(int argc, char **argv, run_opts *o)
     o->results_dir = "results";
     o->warmup_ns = UINT64_MAX;
     o->measure = -1;
+    o->counters = -1;
     bh_opts_init(&p, "run", run_options, argc, argv, 1);
     while ((ch = bh_opts_next(&p)) > 0) {
         switch (ch) {
@@ -270,6 +275,13 @@ static int parse(int argc, char **argv, run_opts *o)
                 return -1;
             }
             o->measure = strcmp(p.value, "time") == 0 ? BH_MEASURE_TIME : BH_MEASURE_INSTRUCTIONS;
+            break;
+        case 'Z':
+            if (strcmp(p.value, "on") != 0 && strcmp(p.value, "off") != 0) {
+                bh_cli_error("run: --counters '%s': expected on or off", p.value);
+                return -1;
+            }
+            o->counters = strcmp(p.value, "on") == 0;
             break;
         case 'j':
             o->json = 1;
@@ -401,6 +413,8 @@ static void apply_overrides(bh_config *cfg, const run_opts *o)
             s->timeout_ns = o->timeout_ns;
         if (o->measure >= 0)
             s->measure = o->measure;
+        if (o->counters >= 0)
+            s->counters_off = !o->counters;
         if (o->has_seed)
             s->seed = o->seed;
     }

@@ -28,6 +28,7 @@
  *     max_cv: 5%                     # percentage: "5%" or 0.05
  *     measure: time                  # or instructions (under callgrind)
  *     iterations: 10                 # per sample with measure: instructions
+ *     counters: on                   # or off: no perf counters or energy
  *     leaks: warn                    # or fail: host-API blocks destroy left
  *   backends:                        # map of backend name -> options
  *     cpu: {required: true, devices: all | [0, 1]}
@@ -101,6 +102,8 @@ typedef struct bh_settings {
     int measure;             /* BH_MEASURE_TIME or BH_MEASURE_INSTRUCTIONS */
     uint32_t iterations;     /* iterations per sample when counting
                                 instructions (no calibration) */
+    int counters_off;        /* counters: off: no perf counters or energy
+                                meters around the samples (run_meters.h) */
     int leaks_fail;          /* leaks: fail: a run whose destroy left
                                 host-API blocks is failed (else a warning) */
 } bh_settings;

@@ -21,6 +21,7 @@
 static const char *const setting_keys[] = {
     "warmup",  "sample_time", "samples", "runs",         "max_time",
     "timeout", "seed",        "pin",     "memory_limit", "max_cv",
+    "counters",
     "measure", "iterations",   "min_runs", "max_runs",   "leaks",
 };
 #define N_SETTING_KEYS (sizeof(setting_keys) / sizeof(setting_keys[0]))
@@ -225,6 +226,12 @@ int bh_settings_set(bh_settings *s, const char *key, const char *value,
         s->measure = strcmp(value, "time") == 0 ? BH_MEASURE_TIME : BH_MEASURE_INSTRUCTIONS;
         return 0;
     }
+    if (strcmp(key, "counters") == 0) {
+        if (strcmp(value, "on") != 0 && strcmp(value, "off") != 0)
+            return bh_error_set(e, "'counters' must be on or off, got '%s'", value);
+        s->counters_off = strcmp(value, "off") == 0;
+        return 0;
+    }
     if (strcmp(key, "iterations") == 0)
         return set_count(key, value, MAX_ITERATIONS, &s->iterations, e);
     if (strcmp(key, "leaks") == 0) {
@@ -240,7 +247,7 @@ int bh_settings_set(bh_settings *s, const char *key, const char *value,
                             key, hint);
     return bh_error_set(e, "unknown setting '%s' (expected one of: warmup, "
                            "sample_time, samples, runs, max_time, timeout, "
-                           "seed, pin, memory_limit, max_cv, measure, "
+                           "seed, pin, memory_limit, max_cv, counters, measure, "
                            "iterations, min_runs, max_runs, leaks)", key);
 }
 

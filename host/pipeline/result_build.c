@@ -85,7 +85,8 @@ static cJSON *run_json(const bh_run *r)
     static const char *const copy_keys[] = {
         "timing", "iters_per_sample", "warmup_samples", "timer_resolution_ns",
         "timer_overhead_ns", "budget_exhausted", "peak_rss_kb", "alloc",
-        "metrics", "flops_per_iter", "bytes_per_iter", "items_per_iter", "work_profile"};
+        "metrics", "flops_per_iter", "bytes_per_iter", "items_per_iter", "work_profile",
+        "counters", "energy"};
 
     cJSON_AddNumberToObject(o, "index", r->index);
     cJSON_AddStringToObject(o, "status", bh_status_name(r->status));
@@ -225,6 +226,25 @@ static void add_metrics(cJSON *o, const bh_case *c)
     }
 }
 
+/* The counters and energy records (run_meters.h) of the first ok run, or
+ * of the first run that has them. */
+static void add_meters(cJSON *o, const bh_case *c)
+{
+    static const char *const keys[] = {"counters", "energy"};
+
+    for (unsigned k = 0; k < 2; k++) {
+        const cJSON *it = NULL;
+
+        for (uint32_t r = 0; r < c->n_runs && !it; r++)
+            if (c->runs[r].status == BH_ST_OK)
+                it = cJSON_GetObjectItemCaseSensitive(c->runs[r].result, keys[k]);
+        for (uint32_t r = 0; r < c->n_runs && !it; r++)
+            it = cJSON_GetObjectItemCaseSensitive(c->runs[r].result, keys[k]);
+        if (cJSON_IsObject(it))
+            cJSON_AddItemToObject(o, keys[k], cJSON_Duplicate(it, 1));
+    }
+}
+
 cJSON *bh_result_case(const bh_case *c)
 {
     cJSON *o = cJSON_CreateObject();
@@ -280,6 +300,7 @@ cJSON *bh_result_case(const bh_case *c)
     add_memory(o, c);
     add_metrics(o, c);
     add_profile(o, c);
+    add_meters(o, c);
     cJSON_AddNullToObject(o, "verdict");
     return o;
 }

@@ -302,6 +302,7 @@ void bh_report_console(FILE *out, const cJSON *doc, const bh_report_console_opts
             fprintf(out, "  %s: %s: %s\n", r->id, r->status, r->message);
     }
     print_warnings(out, &view, color);
+    bh_report_console_meters(out, doc);
     print_counts(out, &view);
     if (o && o->verbose)
         bh_report_console_details(out, &view, color);

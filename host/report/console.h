@@ -42,6 +42,11 @@ void bh_report_console_skips(FILE *out, const bh_result_view *v, int verbose, in
  * the only one is already the row's throughput; nothing without any. */
 void bh_report_console_metrics(FILE *out, const bh_rv_case *c);
 
+/* Prints once, for the whole run, what the counters and energy meters
+ * gave when they did not all work ("  counters: unsupported: ..."), from
+ * the first case that carries the records (console_meters.c). */
+void bh_report_console_meters(FILE *out, const cJSON *doc);
+
 /* Prints the per-case details that verbose adds (see above). */
 void bh_report_console_details(FILE *out, const bh_result_view *v, int color);
 

@@ -67,6 +67,8 @@ static char *make_job(const bh_case *c, uint32_t run, uint64_t seed)
         cJSON_AddStringToObject(j, "measure", "instructions");
         cJSON_AddNumberToObject(j, "iterations", s->iterations);
     }
+    if (s->counters_off)
+        cJSON_AddStringToObject(j, "counters", "off");
     text = bh_json_print_unformatted(j);
     cJSON_Delete(j);
     return text;

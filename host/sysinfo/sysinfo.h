@@ -74,4 +74,10 @@ int bh_sysinfo_pin_check(const char *spec, bh_error *e);
  * with e set when spec is invalid. For logs and results. */
 char *bh_sysinfo_pin_resolve(const char *spec, bh_error *e);
 
+/* 0 when this process can open a user-space hardware instructions counter
+ * (perf_event_open; the fd is closed at once), else perf_event_open's
+ * errno: ENOENT without a hardware PMU (a VM), EACCES at
+ * perf_event_paranoid 3, ENOSYS without perf events. Any thread. */
+int bh_sysinfo_perf_errno(void);
+
 #endif

@@ -4,7 +4,9 @@
  * under a seccomp filter and perf_event_paranoid=3 all answer no. */
 #define _GNU_SOURCE
 #include "sysinfo_internal.h"
+#include "sysinfo.h"
 
+#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -13,10 +15,8 @@
 #include <sys/syscall.h>
 #endif
 
-/* True when perf_event_open(PERF_COUNT_HW_INSTRUCTIONS) succeeds for this
- * process on any CPU; the counter is opened disabled and closed at once.
- * Any thread; no side effects left behind. */
-bool bh_sysinfo_perf_counters_supported(void)
+/* See sysinfo.h. */
+int bh_sysinfo_perf_errno(void)
 {
 #if defined(__linux__) && defined(SYS_perf_event_open)
     struct perf_event_attr attr;
@@ -31,10 +31,17 @@ bool bh_sysinfo_perf_counters_supported(void)
     attr.exclude_hv = 1;
     fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
     if (fd < 0)
-        return false;
+        return errno;
     close((int)fd);
-    return true;
+    return 0;
 #else
-    return false;
+    return ENOSYS;
 #endif
+}
+
+/* True when perf_event_open(PERF_COUNT_HW_INSTRUCTIONS) succeeds for this
+ * process on any CPU (bh_sysinfo_perf_errno is 0). */
+bool bh_sysinfo_perf_counters_supported(void)
+{
+    return bh_sysinfo_perf_errno() == 0;
 }

@@ -8,7 +8,7 @@
 #include <string.h>
 
 static const char *const string_keys[] = {"plugin", "bench", "backend", "part",
-                                          "seed",   "pin",   "measure"};
+                                          "seed",   "pin",   "measure", "counters"};
 #define N_STRING_KEYS (sizeof(string_keys) / sizeof(string_keys[0]))
 
 /* Integer-valued members and their inclusive ranges. */
@@ -112,6 +112,9 @@ static int check_job(const cJSON *job, bh_error *e)
     if (p && strcmp(p->valuestring, "time") != 0 &&
         strcmp(p->valuestring, "instructions") != 0)
         return bh_error_set(e, "job: \"measure\" must be time or instructions");
+    p = cJSON_GetObjectItemCaseSensitive(job, "counters");
+    if (p && strcmp(p->valuestring, "on") != 0 && strcmp(p->valuestring, "off") != 0)
+        return bh_error_set(e, "job: \"counters\" must be on or off");
     if (params && !cJSON_IsObject(params))
         return bh_error_set(e, "job: \"params\" must be an object");
     cJSON_ArrayForEach(p, params) {

@@ -9,6 +9,7 @@
 #include "ipc.h"
 #include "loader.h"
 #include "rules.h"
+#include "run_meters.h"
 #include "timing_loop.h"
 #include "work_profile.h"
 
@@ -219,22 +220,28 @@ int bh_run_case(const cJSON *job, int result_fd)
     const char *seed = bh_json_str(job, "seed", "0");
     int counting = strcmp(bh_json_str(job, "measure", "time"), "instructions") == 0;
     char work_why[512];
+    bh_run_meters meters;
 
     memset(&rs, 0, sizeof(rs));
     memset(&tout, 0, sizeof(tout));
     h->params = cJSON_GetObjectItemCaseSensitive(job, "params");
     h->seed = strtoull(seed, NULL, 0);
+    /* before the plugin loads, so that the threads it starts inherit them */
+    bh_run_meters_open(&meters, !counting && strcmp(bh_json_str(job, "counters", "on"), "off"),
+                       bh_json_str(job, "backend", NULL) ? (int)bh_json_num(job, "device", 0) : -1);
     bh_host_api_stage("load");
     if (bh_loader_open(bh_json_str(job, "plugin", ""), bh_host_api_get(),
                        &rs.plugin, &e) != 0) {
         send_error(result_fd, "load", e.msg);
         bh_plugin_release(&rs.plugin);
+        bh_run_meters_close(&meters);
         return 3;
     }
     rs.desc = find_bench(&rs.plugin, bh_json_str(job, "bench", ""));
     if (!rs.desc) {
         send_error(result_fd, "job", "benchmark not found in plugin");
         bh_plugin_release(&rs.plugin);
+        bh_run_meters_close(&meters);
         return 2;
     }
     if (counting && !bh_count_available()) {
@@ -272,6 +279,9 @@ int bh_run_case(const cJSON *job, int result_fd)
         plan.samples = (uint32_t)bh_json_num(job, "samples", 10);
         plan.budget_ns = (uint64_t)bh_json_num(job, "budget_ns", 0);
         plan.result_fd = result_fd;
+        plan.sample_begin = bh_run_meters_begin;
+        plan.sample_end = bh_run_meters_end;
+        plan.sample_arg = &meters;
         memset(&target, 0, sizeof(target));
         target.desc = rs.desc;
         target.inst = rs.inst;
@@ -319,6 +329,9 @@ report:
     if (message)
         cJSON_AddStringToObject(res, "message", message);
     add_timing(res, &tout);
+    if (!counting)
+        bh_run_meters_report(&meters, (double)tout.samples_taken * (double)tout.iters_per_sample,
+                             h, res);
     if (h->metrics)
         cJSON_AddItemReferenceToObject(res, "metrics", h->metrics);
     if (rs.created) {
@@ -338,5 +351,6 @@ report:
     h->metrics = NULL;
     bh_plugin_release(&rs.plugin);
     bh_plugin_release(&rs.backend_plugin);
+    bh_run_meters_close(&meters);
     return 0;
 }

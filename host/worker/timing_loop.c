@@ -173,7 +173,11 @@ void bh_timing_run(const bh_timing_target *t, const bh_timing_plan *plan,
         iters = grow(iters, ns, target);
     out->iters_per_sample = iters;
     for (uint32_t i = 0; i < plan->samples; i++) {
+        if (plan->sample_begin)
+            plan->sample_begin(plan->sample_arg);
         out->status = time_once(t, iters, &ns, out);
+        if (plan->sample_end)
+            plan->sample_end(plan->sample_arg);
         if (out->status != BHOST_OK)
             goto failed;
         send_pair(plan->result_fd, "sample", iters, ns);

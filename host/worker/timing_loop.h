@@ -23,6 +23,12 @@ typedef struct bh_timing_plan {
     uint32_t samples;
     uint64_t budget_ns;         /* wall budget for this run; 0 = none */
     int result_fd;              /* where calib/sample messages go */
+    /* called just before and after each timed sample (not calibration or
+       warm-up), outside its timed region: the run's meters (run_meters.h);
+       NULL for none */
+    void (*sample_begin)(void *arg);
+    void (*sample_end)(void *arg);
+    void *sample_arg;
 } bh_timing_plan;
 
 typedef struct bh_timing_outcome {
