@@ -57,6 +57,7 @@ groups=(
   "the HIP backend|hipcc libamdhip64-dev"
   "the sanitizer, valgrind and fuzzing checks|valgrind clang libclang-rt-14-dev"
   "measure: instructions (callgrind and its client requests, valgrind/callgrind.h)|valgrind"
+  "bhost run --profile perf and --profile heaptrack|linux-perf heaptrack"
 )
 # npm: Debian's package, unless a nodejs that ships its own npm is installed
 command -v npm >/dev/null || groups+=("the tokenizer data and its exactness test|npm")

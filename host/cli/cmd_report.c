@@ -213,10 +213,11 @@ static int cmd_report(int argc, char **argv)
     report_opts o;
     bh_error e = {""};
     bh_report_history hist;
-    bh_report_ctx ctx = {NULL};
+    bh_report_ctx ctx = {NULL, NULL};
     cJSON *doc = NULL;
     int code = BH_EXIT_OK;
     int any = 0;
+    char *dir = NULL; /* the result's folder */
 
     memset(&hist, 0, sizeof(hist));
     if (parse(argc, argv, &o) != 0) {
@@ -231,6 +232,8 @@ static int cmd_report(int argc, char **argv)
     }
     if (o.baseline && (code = compare(&o, doc)) != 0)
         goto out;
+    if (strrchr(o.result, '/')) /* the result's relative paths start there */
+        ctx.base_dir = dir = bh_xstrndup(o.result, (size_t)(strrchr(o.result, '/') - o.result));
     if (o.history) {
         if ((code = load_history(&o, doc, &hist)) != 0)
             goto out;
@@ -256,6 +259,7 @@ out:
         bh_report_history_free(&hist);
     cJSON_Delete(doc);
     free(o.ignore);
+    free(dir);
     return code;
 }
 

@@ -17,6 +17,7 @@
 #include "result_build.h"
 #include "run_case.h"
 #include "run_ci.h"
+#include "run_profile.h"
 #include "runs_auto_limits.h"
 #include "run_store.h"
 #include "run_verdict.h"
@@ -129,7 +130,18 @@ static const char run_usage_more[] =
     "                       this system's fingerprint, from the store\n"
     "  --notify URL         post the regressions (Slack-compatible JSON) to\n"
     "                       the webhook URL; nothing is sent when nothing\n"
-    "                       regressed (needs --baseline)\n";
+    "                       regressed (needs --baseline)\n"
+    "\n"
+    "Profiling one case:\n"
+    "\n"
+    "  --profile perf|callgrind|massif|heaptrack|nsys|rocprofv3\n"
+    "                       run the one selected case (--filter) once under\n"
+    "                       the profiler: callgrind collects the timed samples\n"
+    "                       only, perf the run stage, the others the whole\n"
+    "                       worker. The profile and a flame graph SVG (perf,\n"
+    "                       callgrind, massif) go to <stamp>-profiles/ next to\n"
+    "                       the result, named in its case.profile; the times\n"
+    "                       are not comparable: no store, never gated\n";
 
 /* Options of one run command. */
 typedef struct run_opts {
@@ -160,6 +172,7 @@ typedef struct run_opts {
     bh_run_verdict verdict; /* --baseline and friends */
     bh_run_store store;     /* --store, --no-store, --notify */
     bh_run_ci ci;           /* --shard, --backend, git metadata */
+    bh_run_profile profile; /* --profile */
 } run_opts;
 
 /* Parses the duration text of option opt into *ns ("200ms", "2s"); with
@@ -210,6 +223,8 @@ static const bh_opt run_options[] = {
     {"notify", 'W', 0, BH_OPT_VALUE, "post the regressions to a webhook URL"},
     {"shard", 'X', 0, BH_OPT_VALUE, "run only share I of N of the cases"},
     {"backend", 'K', 0, BH_OPT_VALUE, "run only the cases of backend NAME"},
+    {"profile", 0x100, 0, BH_OPT_VALUE,
+     "profile the one case: perf, callgrind, massif, heaptrack, nsys or rocprofv3"},
     {NULL, 0, 0, BH_OPT_FLAG, NULL}};
 
 /* Parses the command line into o; -1 after printing one usage error. */
@@ -325,6 +340,10 @@ static int parse(int argc, char **argv, run_opts *o)
             if (bh_run_ci_add_backend(&o->ci, p.value) != 0)
                 return -1;
             break;
+        case 0x100: /* --profile: no short form */
+            if (bh_run_profile_set(&o->profile, p.value) != 0)
+                return -1;
+            break;
         case 'T':
             o->store.store = p.value;
             break;
@@ -357,6 +376,12 @@ static int parse(int argc, char **argv, run_opts *o)
     }
     if (o->out && !o->store.store && !getenv("BHOST_STORE"))
         o->store.no_store = 1; /* --out writes that one file and nothing elsewhere */
+    if (o->profile.on && o->verdict.save_baseline) {
+        bh_cli_error("run: --profile with --save-baseline: a profiled run's times are not "
+                     "comparable, so it cannot be a baseline");
+        return -1;
+    }
+    o->store.no_store |= o->profile.on; /* nor history (run_profile.h) */
     if (bh_run_store_prepare(&o->store, o->results_dir) != 0)
         return -1;
     o->verdict.store = o->store.target;
@@ -508,6 +533,7 @@ static int cmd_run(int argc, char **argv)
         return rc;
     }
     apply_overrides(cfg, &o);
+    bh_run_profile_settings(&o.profile, cfg);
     cat.allow_unsafe |= o.allow_unsafe;
     if (bh_plan_build(cfg, &cat, &plan, &e) != 0) {
         if (o.one_case)
@@ -583,16 +609,31 @@ static int cmd_run(int argc, char **argv)
         free(o.filters);
         return BH_EXIT_IO;
     }
+    rc = bh_run_profile_prepare(&o.profile, &plan, path, stamp, o.out != NULL);
+    if (rc != 0) {
+        free(path);
+        bh_run_profile_free(&o.profile);
+        bh_run_verdict_free(&o.verdict);
+        bh_run_ci_free(&o.ci);
+        cJSON_Delete(meta.system);
+        bh_plan_free(&plan);
+        bh_catalog_free(&cat);
+        bh_config_free(cfg);
+        free(o.filters);
+        return rc;
+    }
     bh_supervisor_catch_signals();
     t0 = bh_now_ns();
     xo.seed = meta.seed;
     xo.progress = o.quiet ? BH_PROGRESS_NONE : isatty(2) ? BH_PROGRESS_LIVE : BH_PROGRESS_LOG;
     xo.log_limit = 64 * 1024;
+    xo.profile = bh_run_profile_request(&o.profile);
     bh_exec_plan(&plan, &xo);
     meta.interrupted = bh_interrupted != 0;
     meta.duration_s = (double)(bh_now_ns() - t0) / 1e9;
     bh_utc_iso8601(meta.finished_at);
     doc = bh_result_build(&meta, &plan, &cat);
+    bh_run_profile_record(&o.profile, doc);
     bh_run_ci_record(&o.ci, doc);
     bh_run_verdict_apply(&o.verdict, doc, &plan, &xo, !o.quiet && !o.json, stderr);
     if (bh_interrupted && !meta.interrupted) {
@@ -636,6 +677,7 @@ static int cmd_run(int argc, char **argv)
     }
     if (used && !o.json)
         fprintf(o.quiet ? stderr : stdout, "result: %s\n", used);
+    bh_run_profile_print(&o.profile, o.quiet || o.json ? stderr : stdout);
     if (used && write_outputs(doc, used, cfg, o.quiet || o.json ? stderr : stdout) != 0)
         rc = BH_EXIT_IO;
     bh_run_store_finish(&o.store, doc, used, o.quiet || o.json ? stderr : stdout);
@@ -644,6 +686,7 @@ static int cmd_run(int argc, char **argv)
                      "incomplete");
     free(used);
     free(path);
+    bh_run_profile_free(&o.profile);
     bh_run_verdict_free(&o.verdict);
     bh_run_ci_free(&o.ci);
     cJSON_Delete(doc);

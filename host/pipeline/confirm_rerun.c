@@ -193,7 +193,7 @@ size_t bh_confirm_rerun(bh_regress_report *r, const bh_plan *plan, const cJSON *
     bh_regress_slot *sched;
     bh_exec_slot *slots;
     size_t n = 0;
-    bh_exec_opts xo = {o->seed, o->progress, o->log_limit};
+    bh_exec_opts xo = {o->seed, o->progress, o->log_limit, NULL};
     bh_result_view base;
 
     if (n_cases == 0) {

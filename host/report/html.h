@@ -72,6 +72,12 @@ void bh_report_html_roofline(bh_strbuf *b, const bh_result_view *view);
 void bh_report_html_backends(bh_strbuf *b, const bh_result_view *view);
 void bh_report_html_history(bh_strbuf *b, const cJSON *doc, const bh_report_history *h);
 
+/* The profiles section (bhost run --profile), when a case has a
+ * "profile": its tool, region and file, and its flame graph SVG read from
+ * base_dir (NULL: the current folder) and embedded inline when it is an
+ * inert SVG; a line saying why not otherwise. Nothing without profiles. */
+void bh_report_html_profiles(bh_strbuf *b, const bh_result_view *view, const char *base_dir);
+
 /* The summary section: a table of every case (status with the reason
  * when not ok, median, CI, CV, throughput, roofline, verdict) with the
  * controls the report's script uses to filter and sort it. */

@@ -35,6 +35,9 @@ typedef struct bh_report_history {
 /* What a format may use besides the document; every member may be NULL. */
 typedef struct bh_report_ctx {
     const bh_report_history *history; /* HTML trend lines */
+    const char *base_dir; /* the folder the result's relative paths
+                             (case.profile) start from; NULL: the current
+                             folder (bh_report_write_outputs: the result's) */
 } bh_report_ctx;
 
 /* The format named name ("json", "markdown", "html", "junit", "csv",

@@ -115,7 +115,14 @@ int bh_report_write_outputs(const cJSON *doc, const char *result_path, char *con
 {
     int rc = 0;
     size_t cap = 0;
+    bh_report_ctx local = {ctx ? ctx->history : NULL, ctx ? ctx->base_dir : NULL};
+    const char *slash = strrchr(result_path, '/');
+    char *dir = slash ? bh_xstrndup(result_path, (size_t)(slash - result_path)) : NULL;
 
+    /* a result's relative paths start from its folder */
+    if (!local.base_dir)
+        local.base_dir = dir;
+    ctx = &local;
     for (size_t i = 0; i < n; i++) {
         int f = bh_report_format_parse(fmts[i]);
         char *path;
@@ -136,5 +143,6 @@ int bh_report_write_outputs(const cJSON *doc, const char *result_path, char *con
         else
             free(path);
     }
+    free(dir);
     return rc;
 }

@@ -6,8 +6,8 @@
 #include "bh_fs.h"
 #include "bh_mem.h"
 #include "ipc.h"
+#include "tool_env.h"
 
-#include <dirent.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -19,46 +19,9 @@
  * costs of the few functions its samples call, far below this. */
 #define CG_MAX_BYTES (256u << 20)
 
-const char *bh_cg_valgrind(void)
-{
-    static char found[PATH_MAX];
-    const char *path = getenv("PATH");
-
-    while (path && *path) {
-        size_t len = strcspn(path, ":");
-
-        /* An empty entry is the current folder, as execvp reads it. */
-        if (snprintf(found, sizeof(found), "%.*s/valgrind", (int)len,
-                     len ? path : ".") < (int)sizeof(found) &&
-            bh_is_regular_file(found) && access(found, X_OK) == 0)
-            return found;
-        path += len + (path[len] == ':');
-    }
-    return NULL;
-}
-
-/* Why this build cannot count instructions, or NULL when it can: a
- * worker built with AddressSanitizer does not run under Valgrind. */
-static const char *build_refusal(void)
-{
-#if defined(__SANITIZE_ADDRESS__)
-    return "measure: instructions cannot run in this build: Valgrind does not run workers "
-           "built with AddressSanitizer";
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-    return "measure: instructions cannot run in this build: Valgrind does not run workers "
-           "built with AddressSanitizer";
-#else
-    return NULL;
-#endif
-#else
-    return NULL;
-#endif
-}
-
 void bh_cg_check_plan(bh_plan *plan)
 {
-    const char *why = NULL;
+    char *why = NULL;
     int checked = 0;
 
     for (size_t i = 0; i < plan->n; i++) {
@@ -68,10 +31,16 @@ void bh_cg_check_plan(bh_plan *plan)
             c->settings.measure != BH_MEASURE_INSTRUCTIONS)
             continue;
         if (!checked) {
-            why = build_refusal();
-            if (!why && !bh_cg_valgrind())
-                why = "measure: instructions needs valgrind (its callgrind tool) on PATH, and "
-                      "there is none (Debian package valgrind)";
+            const char *refusal = bh_tool_valgrind_refusal();
+            char *vg = refusal ? NULL : bh_tool_find("valgrind");
+
+            if (refusal)
+                why = bh_xasprintf("measure: instructions cannot run in this build: %s",
+                                   refusal);
+            else if (!vg)
+                why = bh_xstrdup("measure: instructions needs valgrind (its callgrind tool) on "
+                                 "PATH, and there is none (Debian package valgrind)");
+            free(vg);
             checked = 1;
         }
         if (!why)
@@ -80,30 +49,38 @@ void bh_cg_check_plan(bh_plan *plan)
         free(c->pre_reason);
         c->pre_reason = bh_xstrdup(why);
     }
+    free(why);
 }
 
-int bh_cg_begin(const bh_case *c, bh_cg_run *x, bh_error *e)
+int bh_cg_begin(const bh_case *c, const char *keep, bh_cg_run *x, bh_error *e)
 {
     const char *tmp = getenv("TMPDIR");
-    const char *vg;
-    char *dir;
+    char *vg;
     size_t k = 0;
 
     memset(x, 0, sizeof(*x));
     if (c->settings.measure != BH_MEASURE_INSTRUCTIONS)
         return 0;
-    vg = bh_cg_valgrind();
+    vg = bh_tool_find("valgrind");
     if (!vg)
         return bh_error_set(e, "measure: instructions: valgrind is no longer on PATH");
-    dir = bh_xasprintf("%s/bhost-callgrind-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(dir)) {
-        free(dir);
-        return bh_error_set(e, "measure: instructions: cannot create a folder for callgrind's "
-                               "output under %s", tmp && *tmp ? tmp : "/tmp");
+    if (keep) {
+        x->keep = bh_xstrdup(keep);
+        x->out_arg = bh_xasprintf("--callgrind-out-file=%s", keep);
+    } else {
+        char *dir = bh_xasprintf("%s/bhost-callgrind-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+
+        if (!mkdtemp(dir)) {
+            free(dir);
+            free(vg);
+            return bh_error_set(e, "measure: instructions: cannot create a folder for "
+                                   "callgrind's output under %s", tmp && *tmp ? tmp : "/tmp");
+        }
+        x->dir = dir;
+        x->out_arg = bh_xasprintf("--callgrind-out-file=%s/callgrind.out.%%p", dir);
     }
-    x->dir = dir;
-    x->out_arg = bh_xasprintf("--callgrind-out-file=%s/callgrind.out.%%p", dir);
-    x->argv[k++] = bh_xstrdup(vg);
+    x->on = 1;
+    x->argv[k++] = vg;
     x->argv[k++] = bh_xstrdup("-q");
     x->argv[k++] = bh_xstrdup("--tool=callgrind");
     x->argv[k++] = bh_xstrdup("--collect-atstart=no");
@@ -168,7 +145,7 @@ static double sample_iterations(const cJSON *samples)
 /* Reads the output file of pid into r's metrics; -1 with e set. */
 static int collect(const bh_cg_run *x, int pid, bh_run *r, bh_error *e)
 {
-    char *path = bh_xasprintf("%s/callgrind.out.%d", x->dir, pid);
+    char *path = x->keep ? bh_xstrdup(x->keep) : bh_xasprintf("%s/callgrind.out.%d", x->dir, pid);
     char *text = NULL;
     size_t len = 0;
     bh_callgrind_counts c;
@@ -191,39 +168,21 @@ out:
     return rc;
 }
 
-/* Removes dir and the files in it (callgrind writes no subfolders). */
-static void remove_dir(const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *de;
-
-    while (d && (de = readdir(d)) != NULL) {
-        char *p;
-
-        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-            continue;
-        p = bh_xasprintf("%s/%s", dir, de->d_name);
-        unlink(p);
-        free(p);
-    }
-    if (d)
-        closedir(d);
-    rmdir(dir);
-}
-
 void bh_cg_end(bh_cg_run *x, int pid, bh_run *r)
 {
     bh_error e = {""};
 
-    if (!x->dir)
+    if (!x->on)
         return;
     if (r->status == BH_ST_OK && r->result && collect(x, pid, r, &e) != 0) {
         r->status = BH_ST_FAILED;
         free(r->message);
         r->message = bh_xasprintf("measure: instructions: %s", e.msg);
     }
-    remove_dir(x->dir);
+    if (x->dir)
+        bh_tool_remove_dir(x->dir);
     free(x->dir);
+    free(x->keep);
     free(x->out_arg);
     for (size_t i = 0; x->argv[i]; i++)
         free(x->argv[i]);

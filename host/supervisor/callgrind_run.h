@@ -23,38 +23,38 @@
 #define BH_CG_L1_MISSES "l1_misses"
 #define BH_CG_LL_MISSES "ll_misses"
 
-/* One counting run: its private folder for callgrind's output and the
- * command that wraps the worker. */
+/* One counting run: its private folder for callgrind's output (or the
+ * file a profile keeps) and the command that wraps the worker. */
 typedef struct bh_cg_run {
-    char *dir;       /* NULL: the run does not count */
-    char *out_arg;   /* --callgrind-out-file=DIR/callgrind.out.%p */
+    int on;          /* 0: the run does not count */
+    char *dir;       /* the private folder; NULL when keep names the file */
+    char *keep;      /* the output file kept (bhost run --profile), or NULL */
+    char *out_arg;   /* --callgrind-out-file=DIR/callgrind.out.%p or =KEEP */
     char *argv[12];  /* valgrind and its options, NULL-terminated */
 } bh_cg_run;
 
-/* The valgrind program: the first executable "valgrind" in a folder of
- * PATH, looked up on every call (borrowed until the next call); NULL when
- * there is none. [main] */
-const char *bh_cg_valgrind(void);
-
 /* Marks every case of plan that counts instructions and would run
- * unsupported, with the reason, when no valgrind is on PATH; cases that
- * already have a status or runs are left alone. [main] */
+ * unsupported, with the reason, when no valgrind is on PATH or this build
+ * cannot run under Valgrind (bh_tool_valgrind_refusal); cases that already
+ * have a status or runs are left alone. [main] */
 void bh_cg_check_plan(bh_plan *plan);
 
 /* For a case that counts instructions: creates the run's private folder
- * (mode 0700, under $TMPDIR or /tmp) and sets x->argv to the valgrind
- * command to wrap the worker in (bh_spawn_worker_wrapped); for any other
- * case sets x->argv[0] to NULL and does nothing else. Returns 0, or -1 with e set
- * when the folder cannot be made or valgrind is gone. Finish with
- * bh_cg_end. [main] */
-int bh_cg_begin(const bh_case *c, bh_cg_run *x, bh_error *e);
+ * (mode 0700, under $TMPDIR or /tmp), or, with keep (bhost run --profile
+ * callgrind), has callgrind write its output file to the path keep
+ * instead; sets x->argv to the valgrind command to wrap the worker in
+ * (bh_spawn_worker_wrapped). For any other case sets x->argv[0] to NULL
+ * and does nothing else. keep is copied. Returns 0, or -1 with e set when
+ * the folder cannot be made or valgrind is gone. Finish with bh_cg_end.
+ * [main] */
+int bh_cg_begin(const bh_case *c, const char *keep, bh_cg_run *x, bh_error *e);
 
 /* After the worker (process pid) of an ok run exited: reads its callgrind
  * output file and adds the metrics per iteration (the totals over the sum
  * of the run's sample iterations) to r->result's "metrics"; a file that is
  * missing or malformed, or a run without samples, makes the run failed
  * with the reason. Then removes the folder and everything in it (also for
- * a run that was not ok) and frees x. Nothing happens when x counts
+ * a run that was not ok; a kept file stays) and frees x. Nothing happens when x counts
  * nothing. [main] */
 void bh_cg_end(bh_cg_run *x, int pid, bh_run *r);
 

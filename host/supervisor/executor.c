@@ -11,6 +11,7 @@
 #include "ipc.h"
 #include "leak_check.h"
 #include "outcome.h"
+#include "profile_run.h"
 #include "progress_log.h"
 #include "runs_auto.h"
 #include "worker_spawn.h"
@@ -32,8 +33,8 @@ uint64_t bh_case_seed(uint64_t seed, const char *case_id)
     return bh_rng_next(&r);
 }
 
-/* The job text for one run of c. */
-static char *make_job(const bh_case *c, uint32_t run, uint64_t seed)
+/* The job text for one run of c (profiled as pr says). */
+static char *make_job(const bh_case *c, uint32_t run, uint64_t seed, const bh_prof_run *pr)
 {
     cJSON *j = cJSON_CreateObject();
     char hex[32];
@@ -69,6 +70,7 @@ static char *make_job(const bh_case *c, uint32_t run, uint64_t seed)
     }
     if (s->counters_off)
         cJSON_AddStringToObject(j, "counters", "off");
+    bh_prof_add_job(pr, j);
     text = bh_json_print_unformatted(j);
     cJSON_Delete(j);
     return text;
@@ -129,22 +131,28 @@ static void run_once(bh_case *c, uint32_t run, const bh_exec_opts *o,
                      const char *exe)
 {
     bh_run *r = &c->runs[run];
-    char *job = make_job(c, run, o->seed);
+    bh_error e = {""};
+    bh_prof_run pr;
+    int prof_rc = bh_prof_begin(o->profile, c, &pr, &e);
+    char *job = make_job(c, run, o->seed, &pr);
     bh_spawn_opts so = {exe, job, c->settings.timeout_ns, o->log_limit,
                         c->settings.memory_limit_bytes};
     bh_worker_outcome out;
     bh_outcome_view v;
-    bh_error e = {""};
-    bh_cg_run cg;
+    bh_cg_run cg = {0};
 
     r->index = run;
     r->done = 1;
-    if (bh_cg_begin(c, &cg, &e) != 0 ||
-        bh_spawn_worker_wrapped(&so, cg.argv[0] ? cg.argv : NULL, &out, &e) != 0) {
+    if (prof_rc != 0 || bh_cg_begin(c, bh_prof_callgrind_file(&pr), &cg, &e) != 0 ||
+        bh_spawn_worker_wrapped(&so, bh_prof_wrap(&pr) ? bh_prof_wrap(&pr)
+                                     : cg.argv[0]      ? cg.argv
+                                                       : NULL,
+                                &out, &e) != 0) {
         bh_cg_end(&cg, 0, r);
         r->status = BH_ST_FAILED;
         r->message = bh_xstrdup(e.msg);
         r->samples = cJSON_CreateArray();
+        bh_prof_end(&pr, c, r);
         free(job);
         return;
     }
@@ -153,6 +161,7 @@ static void run_once(bh_case *c, uint32_t run, const bh_exec_opts *o,
         r->done = 0;
         r->interrupted = 1;
         bh_cg_end(&cg, out.pid, r);
+        bh_prof_end(&pr, c, r);
         bh_worker_outcome_free(&out);
         r->samples = cJSON_CreateArray();
         return;
@@ -181,6 +190,7 @@ static void run_once(bh_case *c, uint32_t run, const bh_exec_opts *o,
     r->wall_ns = out.wall_ns;
     r->maxrss_kb = out.maxrss_kb;
     bh_cg_end(&cg, out.pid, r);
+    bh_prof_end(&pr, c, r);
     bh_outcome_view_free(&v);
     bh_worker_outcome_free(&out);
 }

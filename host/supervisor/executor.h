@@ -26,6 +26,8 @@ typedef struct bh_exec_opts {
     uint64_t seed;       /* shuffles the run order and seeds each case */
     int progress;        /* BH_PROGRESS_*: progress lines on stderr */
     size_t log_limit;    /* bytes of plugin output kept per run */
+    const struct bh_prof_request *profile; /* bhost run --profile
+                                              (profile_run.h), or NULL */
 } bh_exec_opts;
 
 /* Executes every runnable case of plan. Returns the number of runs that

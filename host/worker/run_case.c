@@ -8,6 +8,7 @@
 #include "host_api.h"
 #include "ipc.h"
 #include "loader.h"
+#include "profile_region.h"
 #include "rules.h"
 #include "run_meters.h"
 #include "timing_loop.h"
@@ -216,6 +217,7 @@ int bh_run_case(const cJSON *job, int result_fd)
     bh_timing_outcome tout;
     bh_timing_plan plan;
     bh_timing_target target;
+    bh_prof_region prof; /* bhost run --profile: the run stage marked */
     cJSON *res;
     const char *seed = bh_json_str(job, "seed", "0");
     int counting = strcmp(bh_json_str(job, "measure", "time"), "instructions") == 0;
@@ -291,10 +293,14 @@ int bh_run_case(const cJSON *job, int result_fd)
         target.stream = rs.stream;
         target.manual = (rs.desc->flags & BHOST_BENCH_MANUAL_TIMING) != 0;
         bh_host_api_stage("run");
+        bh_prof_region_open(job, &prof);
+        bh_prof_region_enter(&prof);
         if (counting)
             bh_count_run(&target, &plan, (uint64_t)bh_json_num(job, "iterations", 10), &tout);
         else
             bh_timing_run(&target, &plan, &tout);
+        bh_prof_region_leave(&prof);
+        bh_prof_region_close(&prof);
         st = tout.status;
         stage = "run";
     }

@@ -683,7 +683,7 @@ static void free_lines(char **l, size_t n)
 static size_t exec_fake(uint64_t seed, const char *log, char ***lines,
                         bh_plan *plan)
 {
-    bh_exec_opts o = {seed, 0, 4096};
+    bh_exec_opts o = {seed, 0, 4096, NULL};
 
     unlink(log);
     memset(plan, 0, sizeof(*plan));
