@@ -6,7 +6,8 @@
  * A profiled run's timings are not comparable (the worker ran under a
  * profiler), so the run marks itself: run.profile names the tool, each
  * profiled case has "profile", and the gate never compares such a case
- * (bh_regress_compare_docs: "not compared: profiled"). */
+ * (bh_regress_compare_docs: "not compared: profiled"), nor stored, nor a
+ * point of bhost history. */
 #ifndef BH_RUN_PROFILE_H
 #define BH_RUN_PROFILE_H
 

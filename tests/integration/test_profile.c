@@ -7,9 +7,10 @@
  * checker, with spin_run's frame), the result's case.profile and run.profile,
  * the HTML report with the SVG inline; then the usage errors (a tool that
  * does not exist, a tool not on PATH, several cases), a profiler that
- * refuses (a fake perf on PATH), and the gate's refusal to compare a
- * profiled case. Nothing asserts on timings. Not built in sanitizer
- * builds (Valgrind cannot run them; bhost says so). */
+ * refuses (a fake perf on PATH), and the gate's and the history's
+ * refusal to use a profiled case's times. Nothing asserts on timings.
+ * Not built in sanitizer builds (Valgrind cannot run them; bhost says
+ * so). */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -355,12 +356,42 @@ static void test_never_gated(void **state)
     cJSON_Delete(d);
 }
 
+static void test_history_skips_profiles(void **state)
+{
+    tp_proc p;
+    const char *plain[] = {"run",   it_path("prof.yaml"),       "--filter", "*work=2000*",
+                           "--out", it_path("hist/plain.json"), "--quiet",  NULL};
+    const char *hist[] = {"history", it_path("hist"), "--json", NULL};
+    cJSON *d;
+    const cJSON *s;
+
+    (void)state;
+    if (!have_valgrind)
+        skip();
+    mkdir(it_path("hist"), 0700);
+    it_run(&p, plain);
+    it_expect_code(&p, 0);
+    tp_proc_free(&p);
+    profile("massif", "hist/profiled.json", 0);
+    it_run(&p, hist);
+    it_expect_code(&p, 0);
+    d = it_parse_json(p.out, "bhost history --json");
+    /* one series, one point: the plain run's; the profiled run's times are
+       no point of the case's history */
+    assert_int_equal(cJSON_GetArraySize(it_member(d, "series")), 1);
+    s = cJSON_GetArrayItem(it_member(d, "series"), 0);
+    assert_int_equal(it_member(s, "points")->valueint, 1);
+    it_assert_has(it_str_of(it_member(s, "newest"), "file"), "plain.json");
+    cJSON_Delete(d);
+    tp_proc_free(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_callgrind_profile), cmocka_unit_test(test_massif_profile),
         cmocka_unit_test(test_usage_errors),      cmocka_unit_test(test_profiler_refuses),
-        cmocka_unit_test(test_never_gated),
+        cmocka_unit_test(test_never_gated),       cmocka_unit_test(test_history_skips_profiles),
     };
 
     return cmocka_run_group_tests(tests, setup, it_group_teardown);

@@ -210,7 +210,10 @@ static int read_one(bh_history_set *set, const char *path, const bh_history_filt
         double *m = NULL;
         size_t k = 0;
 
-        if (!c->ok || (f && f->match && !f->match(c->id, f->match_ctx)))
+        /* a profiled case's times (bhost run --profile) come from a worker
+           under a profiler: no point of its history (docs/profiling.md) */
+        if (!c->ok || cJSON_GetObjectItemCaseSensitive(c->json, "profile") ||
+            (f && f->match && !f->match(c->id, f->match_ctx)))
             continue;
         bh_rv_case_run_medians(c, &m, &k);
         if (k > 0)
