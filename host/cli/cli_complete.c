@@ -28,6 +28,8 @@ static const char *option_words(const char *name)
         return "auto";
     if (strcmp(name, "measure") == 0)
         return "time instructions";
+    if (strcmp(name, "counters") == 0)
+        return "on off";
     if (strcmp(name, "profile") == 0)
         return "perf callgrind massif heaptrack nsys rocprofv3";
     return NULL;
