@@ -25,9 +25,9 @@ void bh_prof_region_open(const cJSON *job, bh_prof_region *r)
     memset(r, 0, sizeof(*r));
     r->ctl_fd = r->ack_fd = -1;
     if (ctl && ack) {
-        /* perf holds both open (ctl for reading, ack for writing), so
-           neither open blocks */
-        r->ctl_fd = open(ctl, O_WRONLY | O_CLOEXEC);
+        /* perf holds both open (ctl for reading, ack for writing); without
+           a reader the open fails (ENXIO) rather than waiting for one */
+        r->ctl_fd = open(ctl, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
         r->ack_fd = open(ack, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     }
     r->begin = bh_json_str(job, "profile_begin", NULL);

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
-/* Integration tests of bhost run --profile (docs/profiling.md):
- * the real bhost binary profiles the selftest spin benchmark under
- * callgrind and massif, and the test reads back what it wrote: the
- * profile files (callgrind's spin_run with its Ir, massif's peak
- * snapshot), the flame graph SVG (well-formed XML, parsed here by a small
- * checker, with spin_run's frame), the result's case.profile and run.profile,
- * the HTML report with the SVG inline; then the usage errors (a tool that
- * does not exist, a tool not on PATH, several cases), a profiler that
- * refuses (a fake perf on PATH), and the gate's and the history's
- * refusal to use a profiled case's times. Nothing asserts on timings.
- * Not built in sanitizer builds (Valgrind cannot run them; bhost says
- * so). */
+/* Integration tests of bhost run --profile (docs/profiling.md): the
+ * real bhost binary profiles the selftest spin benchmark under callgrind,
+ * massif and (where perf record works) perf, and the test reads back what
+ * it wrote: the profile files (callgrind's spin_run with its Ir, massif's
+ * peak snapshot), the flame graph SVGs (well-formed XML, parsed here by a
+ * small checker, with spin_run's frame), the result's case.profile and
+ * run.profile, the HTML report with the SVG inline; then the usage errors
+ * (a tool that does not exist, a tool not on PATH, several cases), a
+ * profiler that refuses (a fake perf on PATH), and the gate's and the
+ * history's refusal to use a profiled case's times. Nothing asserts on
+ * timings. Not built in sanitizer builds (Valgrind cannot run them;
+ * bhost says so). */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -22,11 +22,16 @@
 #include "itest_util.h"
 
 #include <cjson/cJSON.h>
+#include <fcntl.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+extern char **environ;
 
 static int have_valgrind;
 
@@ -262,6 +267,63 @@ static void test_massif_profile(void **state)
     cJSON_Delete(d);
 }
 
+/* True when perf record works here: it records cpu-clock samples of
+ * /bin/true (perf installed and allowed to open the event). */
+static int perf_works(void)
+{
+    char out[700];
+    char *argv[] = {(char *)"perf",
+                    (char *)"record",
+                    (char *)"-q",
+                    (char *)"-e",
+                    (char *)"cpu-clock",
+                    (char *)"-o",
+                    out,
+                    (char *)"--",
+                    (char *)"/bin/true",
+                    NULL};
+    posix_spawn_file_actions_t fa;
+    pid_t pid;
+    int st = 0;
+
+    if (!on_path("perf"))
+        return 0;
+    snprintf(out, sizeof(out), "%s", it_path("probe.perf.data"));
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    if (posix_spawnp(&pid, "perf", &fa, NULL, argv, environ) != 0) {
+        posix_spawn_file_actions_destroy(&fa);
+        return 0;
+    }
+    posix_spawn_file_actions_destroy(&fa);
+    if (waitpid(pid, &st, 0) != pid)
+        return 0;
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+static void test_perf_profile(void **state)
+{
+    const cJSON *rec;
+    cJSON *d;
+    char *svg;
+
+    (void)state;
+    if (!perf_works())
+        skip();
+    profile("perf", "perf.json", 0);
+    d = profiled_case("perf.json", "perf", &rec);
+    /* events on only around the run stage, through perf's control FIFO */
+    assert_string_equal(it_str_of(rec, "region"), "run");
+    assert_string_equal(it_str_of(rec, "svg_unit"), "samples");
+    assert_int_equal(access(it_path(it_str_of(rec, "path")), R_OK), 0);
+    svg = slurp(it_path(it_str_of(rec, "svg")));
+    check_xml(svg);
+    assert_non_null(strstr(svg, "<title>spin_run ("));
+    free(svg);
+    cJSON_Delete(d);
+}
+
 static void test_usage_errors(void **state)
 {
     tp_proc p;
@@ -389,9 +451,10 @@ static void test_history_skips_profiles(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_callgrind_profile), cmocka_unit_test(test_massif_profile),
-        cmocka_unit_test(test_usage_errors),      cmocka_unit_test(test_profiler_refuses),
-        cmocka_unit_test(test_never_gated),       cmocka_unit_test(test_history_skips_profiles),
+        cmocka_unit_test(test_callgrind_profile),      cmocka_unit_test(test_massif_profile),
+        cmocka_unit_test(test_perf_profile),           cmocka_unit_test(test_usage_errors),
+        cmocka_unit_test(test_profiler_refuses),       cmocka_unit_test(test_never_gated),
+        cmocka_unit_test(test_history_skips_profiles),
     };
 
     return cmocka_run_group_tests(tests, setup, it_group_teardown);
