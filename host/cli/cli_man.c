@@ -65,7 +65,8 @@ static const char *const exit_codes[][2] = {
           "comparable without --force"},
     {"3", "config invalid: one line file:line:col: message"},
     {"4", "a result file could not be written, or an input file is missing or malformed"},
-    {"5", "a confirmed critical regression with --fail-on-regression"},
+    {"5", "a confirmed critical regression, or a missed budget (expect:), with "
+          "--fail-on-regression"},
     {"6", "interrupted by SIGINT or SIGTERM: finished cases written, run marked incomplete"},
     {"7", "check-plugin: at least one conformance check failed"},
     {"70", "internal error"},

@@ -6,6 +6,8 @@
 #include "bh_json_write.h"
 #include "bh_mem.h"
 #include "cli.h"
+#include "expect.h"
+#include "report_expect.h"
 #include "compare_console.h"
 #include "config.h"
 #include "drift.h"
@@ -51,7 +53,8 @@ static const char compare_usage[] =
     "                       candidate's machine before the baseline ran\n"
     "                       (regression: drift_window; default: $BHOST_STORE,\n"
     "                       else results/bhost.db when it exists, as bhost run)\n"
-    "  --fail-on-regression exit 5 when a critical regression is found\n"
+    "  --fail-on-regression exit 5 when a critical regression is found, or\n"
+    "                       the candidate missed a budget (expect:)\n"
     "  --quiet              print only the summary line\n"
     "  --notify URL         post the regressions (Slack-compatible JSON) to\n"
     "                       the webhook URL; nothing is sent when nothing\n"
@@ -298,6 +301,10 @@ static int cmd_compare(int argc, char **argv)
     apply_drift(&o, &rc, base, cand, &rep);
     meta = (bh_regress_meta){o.base, o.cand, sys, cfgd, o.force};
     code = emit(&o, &rep, &meta);
+    if (!o.json)
+        bh_report_console_expect(stdout, cand, 0, 1);
+    if (code == BH_EXIT_OK && o.fail && bh_expect_n_failed(cand) > 0)
+        code = BH_EXIT_REGRESSION; /* the candidate missed a budget (expect:) */
     if (o.notify) {
         /* the candidate with its verdicts: what ran, where, against what */
         bh_regress_attach(cand, &rep, &meta);

@@ -5,6 +5,7 @@
 #include "bh_mem.h"
 #include "bh_status.h"
 #include "cli.h"
+#include "expect.h"
 #include "ipc.h"
 #include "merge.h"
 #include "merge_gate.h"
@@ -166,6 +167,9 @@ static int cmd_merge(int argc, char **argv)
         print_comparison(stdout, &view.comparison);
     }
     rc = merged_exit(&view, fail_on_regression);
+    if (rc == BH_EXIT_OK && (fail_on_regression || view.comparison.fail_on_regression) &&
+        bh_expect_n_failed(merged) > 0)
+        rc = BH_EXIT_REGRESSION; /* a shard's case missed a budget (expect:) */
     bh_result_view_free(&view);
 done:
     free(used);

@@ -13,6 +13,8 @@
 #include "regress_config.h"
 #include "regress_json.h"
 #include "report.h"
+#include "report_env.h"
+#include "report_expect.h"
 #include "result_read.h"
 
 #include <stdio.h>
@@ -31,7 +33,8 @@ static const char report_usage[] =
     "  --markdown FILE      summary for a CI job summary or a pull request:\n"
     "                       regressions, improvements, then the full table\n"
     "  --junit FILE         JUnit XML: a testcase per case; critical\n"
-    "                       regressions and failed cases fail\n"
+    "                       regressions, missed budgets and failed cases\n"
+    "                       fail\n"
     "  --csv FILE           CSV (RFC 4180), one row per case and metric\n"
     "  --gbench FILE        Google Benchmark JSON (reads in compare.py)\n"
     "  --bmf FILE           Bencher Metric Format JSON\n"
@@ -253,6 +256,8 @@ static int cmd_report(int argc, char **argv)
 
         bh_report_console(stdout, doc, &co);
         bh_report_console_backends(stdout, doc, co.color);
+        bh_report_console_expect(stdout, doc, co.color, 0);
+        bh_report_console_env(stdout, doc, co.color);
     }
 out:
     if (o.history)

@@ -11,9 +11,12 @@
 #include "config.h"
 #include "console.h"
 #include "executor.h"
+#include "expect.h"
 #include "host_signals.h"
 #include "plan.h"
 #include "report.h"
+#include "report_env.h"
+#include "report_expect.h"
 #include "result_build.h"
 #include "run_case.h"
 #include "run_ci.h"
@@ -104,7 +107,8 @@ static const char run_usage_more[] =
     "                       suspects are rerun interleaved (ABBA) with it and\n"
     "                       decided on paired data\n"
     "  --fail-on-regression exit 5 when a critical regression remains after\n"
-    "                       confirmation (warnings do not fail)\n"
+    "                       confirmation (warnings do not fail), or a budget\n"
+    "                       (expect:) is missed; needs no --baseline for that\n"
     "  --no-confirm         do not rerun suspect cases\n"
     "  --force              compare with a baseline of another config or\n"
     "                       system fingerprint\n"
@@ -214,7 +218,8 @@ static const bh_opt run_options[] = {
     {"baseline", 'B', 0, BH_OPT_VALUE, "compare with a baseline name, file or store selection"},
     {"save-baseline", 'S', 0, BH_OPT_VALUE, "store this result as baseline NAME"},
     {"baseline-plugins", 'P', 0, BH_OPT_VALUE, "the baseline build's plugin files"},
-    {"fail-on-regression", 'R', 0, BH_OPT_FLAG, "exit 5 on a confirmed critical regression"},
+    {"fail-on-regression", 'R', 0, BH_OPT_FLAG,
+     "exit 5 on a confirmed critical regression or a missed budget"},
     {"no-confirm", 'C', 0, BH_OPT_FLAG, "do not rerun suspect cases"},
     {"force", 'F', 0, BH_OPT_FLAG, "compare with a baseline of another config or system"},
     {"ignore-param", 'I', 0, BH_OPT_VALUE, "match baseline cases without parameter KEY"},
@@ -515,6 +520,7 @@ static int cmd_run(int argc, char **argv)
     char *path;
     char *used = NULL;
     uint64_t t0;
+    size_t budgets_failed;
     int rc;
 
     if (parse(argc, argv, &o) != 0) {
@@ -633,6 +639,7 @@ static int cmd_run(int argc, char **argv)
     meta.duration_s = (double)(bh_now_ns() - t0) / 1e9;
     bh_utc_iso8601(meta.finished_at);
     doc = bh_result_build(&meta, &plan, &cat);
+    budgets_failed = bh_expect_apply(doc);
     bh_run_profile_record(&o.profile, doc);
     bh_run_ci_record(&o.ci, doc);
     bh_run_verdict_apply(&o.verdict, doc, &plan, &xo, !o.quiet && !o.json, stderr);
@@ -644,6 +651,8 @@ static int cmd_run(int argc, char **argv)
     rc = exit_code(&plan, meta.interrupted || bh_interrupted);
     if (rc == BH_EXIT_OK)
         rc = bh_run_verdict_exit(&o.verdict);
+    if (rc == BH_EXIT_OK && budgets_failed && o.verdict.fail_on_regression)
+        rc = BH_EXIT_REGRESSION; /* a missed budget gates like a critical regression */
     {
         cJSON *cmp = bh_report_backend_groups(doc); /* backends side by side */
 
@@ -671,10 +680,14 @@ static int cmd_run(int argc, char **argv)
 
         bh_report_console(stdout, doc, &co);
         bh_report_console_backends(stdout, doc, co.color);
+        bh_report_console_expect(stdout, doc, co.color, 0);
+        bh_report_console_env(stdout, doc, co.color);
         bh_run_verdict_print(&o.verdict, stdout, co.color);
     } else if (o.verdict.compared) {
         bh_compare_print_summary(stderr, &o.verdict.rep);
     }
+    if (o.quiet || o.json)
+        bh_report_console_expect(stderr, doc, 0, 1);
     if (used && !o.json)
         fprintf(o.quiet ? stderr : stdout, "result: %s\n", used);
     bh_run_profile_print(&o.profile, o.quiet || o.json ? stderr : stdout);

@@ -191,3 +191,12 @@ char *bh_json_print_unformatted(const cJSON *item)
 {
     return print(item, false);
 }
+
+/* See bh_json_write.h. */
+void bh_json_add_num(cJSON *o, const char *key, double v)
+{
+    if (isfinite(v))
+        cJSON_AddNumberToObject(o, key, v);
+    else
+        cJSON_AddNullToObject(o, key);
+}

@@ -45,4 +45,8 @@ char *bh_json_print(const cJSON *item);
  * fails. */
 char *bh_json_print_unformatted(const cJSON *item);
 
+/* Adds key = v to object o, or key = null when v is not finite (JSON has
+ * neither NaN nor infinity). */
+void bh_json_add_num(cJSON *o, const char *key, double v);
+
 #endif

@@ -28,6 +28,7 @@
  *     max_cv: 5%                     # percentage: "5%" or 0.05
  *     measure: time                  # or instructions (under callgrind)
  *     iterations: 10                 # per sample with measure: instructions
+ *     expect: {time: "< 10us"}       # budgets (bh_expect); maps merge by key
  *     counters: on                   # or off: no perf counters or energy
  *     leaks: warn                    # or fail: host-API blocks destroy left
  *   backends:                        # map of backend name -> options
@@ -83,6 +84,28 @@ typedef enum bh_measure {
     BH_MEASURE_INSTRUCTIONS = 1
 } bh_measure;
 
+/* The comparison of a budget (expect:): the case's value must be below
+ * (LT, LE) or above (GT, GE) the target. */
+typedef enum bh_expect_op {
+    BH_EXPECT_LT = 0,
+    BH_EXPECT_LE = 1,
+    BH_EXPECT_GT = 2,
+    BH_EXPECT_GE = 3
+} bh_expect_op;
+
+/* One budget of expect: (config_expect.c, docs/budgets.md): key is
+ * "time" (ns per iteration), "flop_per_s", "bytes_per_s", "items_per_s"
+ * or the name of a metric the case reports; target is in ns, per second,
+ * or the metric's own unit. */
+typedef struct bh_expect {
+    char *key;        /* canonical key (gflops -> flop_per_s) */
+    char *name;       /* the key as written */
+    char *text;       /* the value as written, "< 10us" */
+    int op;           /* bh_expect_op */
+    double target;
+    bh_srcpos pos;
+} bh_expect;
+
 /* Run settings, layered: built-in defaults < config defaults < suite
  * defaults < CLI overrides. */
 typedef struct bh_settings {
@@ -99,6 +122,8 @@ typedef struct bh_settings {
     char *pin;               /* "none", "auto" or a CPU list */
     uint64_t memory_limit_bytes; /* 0 = no limit */
     double max_cv;           /* stability flag threshold, fraction */
+    bh_expect *expect;       /* budgets, one per key (bh_expect) */
+    size_t n_expect;
     int measure;             /* BH_MEASURE_TIME or BH_MEASURE_INSTRUCTIONS */
     uint32_t iterations;     /* iterations per sample when counting
                                 instructions (no calibration) */
@@ -221,6 +246,10 @@ bh_config *bh_config_for_case(const bh_case_request *r, bh_error *e);
 int bh_parse_duration(const char *text, uint64_t *ns, bh_error *e);
 /* Parses "4GiB", "512MiB", "1G", "100k" or a plain byte count. */
 int bh_parse_size(const char *text, uint64_t *bytes, bh_error *e);
+/* "<", "<=", ">" or ">=" for a bh_expect_op; "?" for anything else
+ * (static). */
+const char *bh_expect_op_text(int op);
+
 /* Parses "5%" (-> 0.05) or a plain fraction "0.05". */
 int bh_parse_percent(const char *text, double *fraction, bh_error *e);
 

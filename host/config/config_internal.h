@@ -82,6 +82,20 @@ bh_srcpos bh_config_pos(const bh_ynode *n);
 int bh_config_settings_apply(bh_settings *s, const bh_ynode *map,
                              const char *where, bh_error *e);
 
+/* ---- config_expect.c ---- */
+
+/* Applies the budgets of map (an expect: map; null: nothing) onto *s,
+ * replacing a budget of the same key and keeping the others; where names
+ * the map's owner in errors ("defaults", "suites[0]"). An error is
+ * "file:line:col: WHERE.expect.KEY: expected ..., got ...". */
+int bh_config_expect_apply(bh_settings *s, const bh_ynode *map, const char *where,
+                           bh_error *e);
+
+/* Deep copy of src's budgets into dst (whose own are not freed), and
+ * freeing s's budgets (s->expect NULL after). */
+void bh_config_expect_copy(bh_settings *dst, const bh_settings *src);
+void bh_config_expect_free(bh_settings *s);
+
 /* ---- config_paths.c ---- */
 
 /* The directory part of path ("." when it has none); fresh string. */

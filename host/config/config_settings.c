@@ -23,6 +23,7 @@ static const char *const setting_keys[] = {
     "timeout", "seed",        "pin",     "memory_limit", "max_cv",
     "counters",
     "measure", "iterations",   "min_runs", "max_runs",   "leaks",
+    "expect",
 };
 #define N_SETTING_KEYS (sizeof(setting_keys) / sizeof(setting_keys[0]))
 
@@ -57,12 +58,14 @@ void bh_settings_copy(bh_settings *dst, const bh_settings *src)
 {
     *dst = *src;
     dst->pin = src->pin ? bh_xstrdup(src->pin) : NULL;
+    bh_config_expect_copy(dst, src);
 }
 
 void bh_settings_free(bh_settings *s)
 {
     free(s->pin);
     s->pin = NULL;
+    bh_config_expect_free(s);
 }
 
 /* Reads a decimal integer made of digits only (or 0x hex when hex) into
@@ -240,6 +243,9 @@ int bh_settings_set(bh_settings *s, const char *key, const char *value,
         s->leaks_fail = strcmp(value, "fail") == 0;
         return 0;
     }
+    if (strcmp(key, "expect") == 0)
+        return bh_error_set(e, "'expect' is a map of budgets such as {time: \"< 10us\"}: set it "
+                               "in the config, got '%s'", value);
     const char *hint = bh_did_you_mean(key, setting_keys, N_SETTING_KEYS);
 
     if (hint)
@@ -279,6 +285,11 @@ int bh_config_settings_apply(bh_settings *s, const bh_ynode *map,
         const bh_ynode *key = bh_yaml_map_key(map, i);
         const bh_ynode *v = bh_yaml_map_value(map, i);
 
+        if (strcmp(key->text, "expect") == 0) {
+            if (bh_config_expect_apply(s, v, where, e) != 0)
+                return -1;
+            continue;
+        }
         if (v->kind != BH_YNODE_SCALAR || bh_yaml_is_null(v))
             return bh_config_fail(e, v, "%s: expected a value, got %s",
                                   key->text, bh_config_got(v, got,

@@ -12,6 +12,7 @@
 
 static const char *const suite_keys[] = {
     "plugin", "name", "include", "exclude", "backends", "params", "defaults",
+    "expect",
 };
 #define N_SUITE_KEYS (sizeof(suite_keys) / sizeof(suite_keys[0]))
 
@@ -211,6 +212,10 @@ static int load_suite(bh_config *c, bh_suite *s, const bh_ynode *n,
     snprintf(sub, sizeof(sub), "%s.defaults", where);
     if ((v = bh_yaml_map_get(n, "defaults")) != NULL &&
         bh_config_settings_apply(&s->settings, v, sub, e) != 0)
+        return -1;
+    /* a suite's own budgets are its cases' (after its defaults:) */
+    if ((v = bh_yaml_map_get(n, "expect")) != NULL &&
+        bh_config_expect_apply(&s->settings, v, where, e) != 0)
         return -1;
     return 0;
 }

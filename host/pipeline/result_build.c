@@ -4,6 +4,7 @@
  * reading it are host/results'. */
 #define _GNU_SOURCE
 #include "result_build.h"
+#include "result_env.h"
 
 #include "leak_check.h"
 #include "roofline.h"
@@ -11,6 +12,7 @@
 #include "variant_speedup.h"
 
 #include "bh_mem.h"
+#include "expect.h"
 #include "ipc.h"
 
 #include <math.h>
@@ -104,6 +106,7 @@ static cJSON *run_json(const bh_run *r)
     }
     cJSON_AddNumberToObject(o, "wall_ns", (double)r->wall_ns);
     cJSON_AddNumberToObject(o, "worker_maxrss_kb", (double)r->maxrss_kb);
+    bh_result_run_env(o, r);
     if (r->log && *r->log)
         cJSON_AddStringToObject(o, "log", r->log);
     if (r->log_truncated)
@@ -283,6 +286,9 @@ cJSON *bh_result_case(const bh_case *c)
         cJSON_AddStringToObject(set, "measure", "instructions");
         cJSON_AddNumberToObject(set, "iterations", c->settings.iterations);
     }
+    if (c->settings.n_expect)
+        cJSON_AddItemToObject(set, "expect",
+                              bh_expect_spec_json(c->settings.expect, c->settings.n_expect));
     if (c->settings.leaks_fail)
         cJSON_AddStringToObject(set, "leaks", "fail");
     if (c->settings.runs_auto)
@@ -300,6 +306,7 @@ cJSON *bh_result_case(const bh_case *c)
     add_memory(o, c);
     add_metrics(o, c);
     add_profile(o, c);
+    bh_result_case_env(o, c);
     add_meters(o, c);
     cJSON_AddNullToObject(o, "verdict");
     return o;

@@ -5,6 +5,7 @@
 #include "console.h"
 
 #include "report_runs_auto.h"
+#include "report_env.h"
 #include "report_text.h"
 #include "units.h"
 
@@ -44,7 +45,7 @@ static void log_tail(FILE *out, const char *log, int truncated)
  * message, and the log tail of a run that did not end ok. */
 static void print_run(FILE *out, const bh_rv_run *r)
 {
-    char mt[32], wt[32];
+    char mt[32], wt[32], env[160];
 
     bh_fmt_time(r->median_ns, mt, sizeof(mt));
     bh_fmt_time(r->wall_ns, wt, sizeof(wt));
@@ -58,7 +59,8 @@ static void print_run(FILE *out, const bh_rv_run *r)
         fprintf(out, ", rss %.1f MiB", r->worker_maxrss_kb / 1024.0);
     if (*r->timing)
         fprintf(out, ", timing %s", r->timing);
-    fputc('\n', out);
+    bh_report_run_env_text(r->json, env, sizeof(env));
+    fprintf(out, "%s\n", env);
     if (*r->message)
         fprintf(out, "      message: %s\n", r->message);
     if (!r->ok && r->log) {

@@ -6,6 +6,7 @@
  * table, baseline changes, distributions, roofline, backends side by
  * side, history trends, run and system. */
 #include "html.h"
+#include "report_expect.h"
 
 #include "report_text.h"
 #include "units.h"
@@ -215,6 +216,7 @@ void bh_report_html(const cJSON *doc, const bh_report_ctx *ctx, bh_strbuf *out)
                         "<a href=\"#history\">History</a>"
                         "<a href=\"#system\">Run and system</a></nav>\n<main>\n");
     bh_report_html_summary(out, &view);
+    bh_report_html_expect(out, doc);
     bh_report_html_changes(out, &view);
     bh_report_html_dist(out, &view);
     bh_report_html_roofline(out, &view);

@@ -5,6 +5,7 @@
  * the wall time of its runs in seconds).
  *
  *   critical regression            <failure type="regression">
+ *   a missed budget (expect:)      <failure type="budget">
  *   failed, invalid                <failure type="STATUS">
  *   crashed, timeout, oom, other   <error type="STATUS">
  *   skipped, unsupported           <skipped message="...">
@@ -15,6 +16,7 @@
 
 #include "result_view.h"
 #include "report_case.h"
+#include "report_expect.h"
 #include "report_text.h"
 #include "units.h"
 
@@ -34,13 +36,17 @@ static int is_critical(const bh_rv_case *r)
 /* What a case is in JUnit terms (see the table at the top). */
 static outcome classify(const bh_rv_case *r)
 {
+    char msg[512];
+
     if (strcmp(r->status, "skipped") == 0 || strcmp(r->status, "unsupported") == 0)
         return SKIPPED;
     if (strcmp(r->status, "failed") == 0 || strcmp(r->status, "invalid") == 0)
         return FAILURE;
     if (!r->ok)
         return ERROR;
-    return is_critical(r) ? FAILURE : PASS;
+    if (is_critical(r))
+        return FAILURE;
+    return bh_report_expect_case_failed(r->json, msg, sizeof(msg)) ? FAILURE : PASS;
 }
 
 /* Appends name="value" with the value escaped. */
@@ -115,13 +121,15 @@ static void testcase(bh_strbuf *b, const bh_rv_case *r)
     } else if (oc != PASS) {
         const char *tag = oc == FAILURE ? "failure" : "error";
 
-        if (r->ok)
+        if (r->ok && !is_critical(r))
+            bh_report_expect_case_failed(r->json, msg, sizeof(msg));
+        else if (r->ok)
             regression_message(r, msg, sizeof(msg));
         else
             snprintf(msg, sizeof(msg), "%s%s%s", r->status, *r->message ? ": " : "",
                      r->message);
         bh_strbuf_printf(b, "      <%s", tag);
-        attr(b, "type", r->ok ? "regression" : r->status);
+        attr(b, "type", !r->ok ? r->status : is_critical(r) ? "regression" : "budget");
         attr(b, "message", msg);
         bh_strbuf_puts(b, ">");
         bh_report_xml_escape(b, r->id);

@@ -12,6 +12,7 @@
 #include "bh_mem.h"
 #include "result_view.h"
 #include "report_case.h"
+#include "report_expect.h"
 #include "report_text.h"
 #include "roofline.h"
 #include "units.h"
@@ -336,6 +337,7 @@ void bh_report_markdown(const cJSON *doc, bh_strbuf *out)
             bh_strbuf_puts(out, "None.\n\n");
     }
     failures(out, &view);
+    bh_report_markdown_expect(doc, out);
     roofline(out, &view);
     full_table(out, &view);
     free(reg);

@@ -8,6 +8,7 @@
 #include "bh_rng.h"
 #include "bh_strbuf.h"
 #include "callgrind_run.h"
+#include "env_check.h"
 #include "ipc.h"
 #include "leak_check.h"
 #include "outcome.h"
@@ -143,6 +144,7 @@ static void run_once(bh_case *c, uint32_t run, const bh_exec_opts *o,
 
     r->index = run;
     r->done = 1;
+    bh_env_begin(&r->env); /* the machine and the calibration before the run */
     if (prof_rc != 0 || bh_cg_begin(c, bh_prof_callgrind_file(&pr), &cg, &e) != 0 ||
         bh_spawn_worker_wrapped(&so, bh_prof_wrap(&pr) ? bh_prof_wrap(&pr)
                                      : cg.argv[0]      ? cg.argv
@@ -157,6 +159,9 @@ static void run_once(bh_case *c, uint32_t run, const bh_exec_opts *o,
         return;
     }
     free(job);
+    bh_env_end(&r->env);
+    r->cpu_user_ns = out.user_ns;
+    r->cpu_sys_ns = out.sys_ns;
     if (out.interrupted) {
         r->done = 0;
         r->interrupted = 1;

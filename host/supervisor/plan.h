@@ -7,6 +7,7 @@
 #include "bh_status.h"
 #include "catalog.h"
 #include "config.h"
+#include "env_check.h"
 #include "summary.h"
 
 #include <cjson/cJSON.h>
@@ -26,6 +27,8 @@ typedef struct bh_run {
     long maxrss_kb;
     int done;
     int interrupted;     /* was running when SIGINT/SIGTERM stopped it */
+    uint64_t cpu_user_ns, cpu_sys_ns; /* the worker's CPU time (rusage) */
+    bh_env_run env;      /* the machine around the run (env_check.h) */
 } bh_run;
 
 /* runs: auto of a case (runs_auto.h): its limits, set before its runs

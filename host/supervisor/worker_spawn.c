@@ -272,6 +272,10 @@ int bh_spawn_worker_wrapped(const bh_spawn_opts *o, char *const *wrap,
     bh_live_remove(slot, &out->hostile_signal, &out->hostile_pid, &out->host_stopped_ms);
     out->wall_ns = bh_now_ns() - t0;
     out->maxrss_kb = ru.ru_maxrss;
+    out->user_ns = (uint64_t)ru.ru_utime.tv_sec * 1000000000u +
+                   (uint64_t)ru.ru_utime.tv_usec * 1000u;
+    out->sys_ns = (uint64_t)ru.ru_stime.tv_sec * 1000000000u +
+                  (uint64_t)ru.ru_stime.tv_usec * 1000u;
     if (WIFEXITED(status)) {
         out->exited = 1;
         out->exit_code = WEXITSTATUS(status);

@@ -35,6 +35,8 @@ typedef struct bh_worker_outcome {
     size_t log_len;
     int log_truncated;
     uint64_t wall_ns;
+    uint64_t user_ns, sys_ns; /* CPU time of the worker and its waited-for
+                                 children (wait4's rusage) */
     long maxrss_kb;
     int pid;              /* the worker's process id */
 } bh_worker_outcome;

@@ -4,6 +4,7 @@
  * the governor then reads "unavailable" and the rest null. */
 #define _GNU_SOURCE
 #include "sysinfo_internal.h"
+#include "sysinfo_env.h"
 
 #include <stdlib.h>
 
@@ -14,12 +15,10 @@
  * can be read. */
 static void add_boost(cJSON *f)
 {
-    long v = 0;
+    int b = bh_sysinfo_boost();
 
-    if (bh_sysinfo_read_long("/sys/devices/system/cpu/cpufreq/boost", &v) == 0)
-        cJSON_AddBoolToObject(f, "boost", v != 0);
-    else if (bh_sysinfo_read_long("/sys/devices/system/cpu/intel_pstate/no_turbo", &v) == 0)
-        cJSON_AddBoolToObject(f, "boost", v == 0);
+    if (b >= 0)
+        cJSON_AddBoolToObject(f, "boost", b);
     else
         cJSON_AddNullToObject(f, "boost");
 }
