@@ -99,7 +99,7 @@ static void print_case(FILE *out, const bh_rv_case *c, int color)
 {
     const bh_rv_settings *set = &c->settings;
     const bh_rv_summary *sum = &c->summary;
-    char a[32], b[32], t[32];
+    char a[32], b[32], t[32], env[256];
 
     fprintf(out, "%s%s%s: %s\n", color ? "\033[1m" : "", c->id, color ? "\033[0m" : "",
             c->status);
@@ -143,6 +143,9 @@ static void print_case(FILE *out, const bh_rv_case *c, int color)
     }
     for (size_t i = 0; i < c->n_changes; i++)
         print_change(out, &c->changes[i]);
+    bh_report_case_env_text(c->json, env, sizeof(env));
+    if (*env)
+        fprintf(out, "%s\n", env);
     if (*c->message)
         fprintf(out, "  message: %s\n", c->message);
     for (size_t i = 0; i < c->n_runs; i++)

@@ -159,3 +159,33 @@ void bh_report_run_env_text(const cJSON *run, char *buf, size_t cap)
         first = 0;
     }
 }
+
+void bh_report_case_env_text(const cJSON *c, char *buf, size_t cap)
+{
+    static const char *const flags[] = {"loaded", "clock_fell", "throttled"};
+    const cJSON *cu = get(c, "cpu_utilisation");
+    const cJSON *env = get(c, "environment");
+    double flagged = cJSON_GetNumberValue(get(env, "runs_flagged"));
+    size_t len = 0;
+
+    *buf = '\0';
+    if (cJSON_IsNumber(get(cu, "median")))
+        len = (size_t)snprintf(
+            buf, cap, "  cpu utilisation: median %.2f (%.2f to %.2f, %.0f runs)",
+            cJSON_GetNumberValue(get(cu, "median")), cJSON_GetNumberValue(get(cu, "min")),
+            cJSON_GetNumberValue(get(cu, "max")), cJSON_GetNumberValue(get(cu, "runs")));
+    if (!(flagged > 0) || len >= cap)
+        return;
+    len += (size_t)snprintf(buf + len, cap - len, "%s%.0f of %.0f runs flagged (",
+                            len ? "; environment: " : "  environment: ", flagged,
+                            cJSON_GetNumberValue(get(cu, "runs")));
+    for (size_t k = 0, n = 0; k < sizeof(flags) / sizeof(flags[0]) && len < cap; k++) {
+        double v = cJSON_GetNumberValue(get(env, flags[k]));
+
+        if (v > 0)
+            len +=
+                (size_t)snprintf(buf + len, cap - len, "%s%s %.0f", n++ ? ", " : "", flags[k], v);
+    }
+    if (len < cap)
+        snprintf(buf + len, cap - len, ")");
+}

@@ -29,4 +29,10 @@ void bh_report_console_env(FILE *out, const cJSON *doc, int color);
  * neither). run is a runs[] object. */
 void bh_report_run_env_text(const cJSON *run, char *buf, size_t cap);
 
+/* The case's CPU utilisation and flagged runs for its detail lines into
+ * buf: "  cpu utilisation: median 0.98 (0.45 to 0.99, 6 runs)" and, when
+ * runs were flagged, "; environment: 2 of 6 runs flagged (clock_fell 2)";
+ * "" when the case has neither. c is a cases[] object. */
+void bh_report_case_env_text(const cJSON *c, char *buf, size_t cap);
+
 #endif

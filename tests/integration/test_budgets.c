@@ -276,6 +276,7 @@ static void test_environment_recorded(void **state)
     it_expect_code(&p, 0);
     it_assert_has(p.out, "\nenvironment: governor ");
     it_assert_has(p.out, ", cpu ");
+    it_assert_has(p.out, "\n  cpu utilisation: median ");
     doc = it_load_json(it_path("env.json"));
     c = it_expect_case(doc, "selftest/spin[work=1000]", "ok", NULL);
     cJSON_ArrayForEach(r, it_member(c, "runs")) {
