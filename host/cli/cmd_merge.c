@@ -6,6 +6,7 @@
 #include "bh_status.h"
 #include "cli.h"
 #include "expect.h"
+#include "report_expect.h"
 #include "ipc.h"
 #include "merge.h"
 #include "merge_gate.h"
@@ -165,6 +166,7 @@ static int cmd_merge(int argc, char **argv)
         printf("merged %zu shard%s (%zu case%s) into %s\n", n, n == 1 ? "" : "s", view.n_cases,
                view.n_cases == 1 ? "" : "s", used);
         print_comparison(stdout, &view.comparison);
+        bh_report_console_expect(stdout, merged, 0, 1);
     }
     rc = merged_exit(&view, fail_on_regression);
     if (rc == BH_EXIT_OK && (fail_on_regression || view.comparison.fail_on_regression) &&

@@ -242,6 +242,31 @@ static void test_budget_with_baseline(void **state)
     tp_proc_free(&p);
 }
 
+/* A shard's missed budget fails bhost merge --fail-on-regression (exit 5,
+ * the budget's line); without the flag the merge exits 0. */
+static void test_budget_through_merge(void **state)
+{
+    tp_proc p;
+    const char *cfg = write_config("shard.yaml", "{time: \"< 1ns\"}");
+    const char *shard[] = {"run", cfg, "--results-dir", it_path("res"), "--out",
+                           it_path("s1.json"), "--no-store", "-q", "--shard", "1/1", NULL};
+    const char *gate[] = {"merge", it_path("m1.json"), it_path("s1.json"),
+                          "--fail-on-regression", NULL};
+    const char *plain[] = {"merge", it_path("m2.json"), it_path("s1.json"), NULL};
+
+    (void)state;
+    it_run(&p, shard);
+    it_expect_code(&p, 0);
+    tp_proc_free(&p);
+    it_run(&p, gate);
+    it_expect_code(&p, 5);
+    it_assert_has(p.out, "FAIL     selftest/spin[work=1000]  time < 1ns: missed");
+    tp_proc_free(&p);
+    it_run(&p, plain);
+    it_expect_code(&p, 0);
+    tp_proc_free(&p);
+}
+
 /* A malformed budget: one line, file:line:col and what was expected,
  * exit 3, before anything runs. */
 static void test_bad_budget(void **state)
@@ -324,6 +349,7 @@ int main(void)
         cmocka_unit_test(test_budget_met_passes),
         cmocka_unit_test(test_unknown_metric_fails),
         cmocka_unit_test(test_budget_with_baseline),
+        cmocka_unit_test(test_budget_through_merge),
         cmocka_unit_test(test_bad_budget),
         cmocka_unit_test(test_environment_recorded),
     };
