@@ -37,6 +37,16 @@ static cJSON *regression_json(const bh_regress_config *rc)
     cJSON_AddNumberToObject(o, "confirm_runs", rc->confirm_runs);
     cJSON_AddNumberToObject(o, "drift_window", (double)rc->drift_window);
     cJSON_AddNumberToObject(o, "drift_min_runs", (double)rc->drift_min_runs);
+    {
+        static const char *const modes[] = {"warn", "fail", "off"};
+        cJSON *mem = cJSON_AddObjectToObject(o, "memory");
+
+        cJSON_AddBoolToObject(mem, "compare", rc->memory);
+        cJSON_AddNumberToObject(mem, "rss_floor", rc->rss_floor);
+        cJSON_AddNumberToObject(mem, "alloc_floor", rc->alloc_floor);
+        cJSON_AddNumberToObject(o, "noisier_ratio", rc->noisier_ratio);
+        cJSON_AddStringToObject(o, "noisier", modes[rc->noisier]);
+    }
     for (size_t i = 0; i < rc->n_metrics; i++) {
         const bh_regress_metric_cfg *m = &rc->metrics[i];
         cJSON *x = cJSON_CreateObject();

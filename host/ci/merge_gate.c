@@ -105,8 +105,13 @@ static double join_missing(cJSON *dst, const cJSON *src)
  * one m. */
 static void add_summary(cJSON *m, const bh_rv_comparison *src)
 {
-    static const char *const top[] = {"tests", "suspects", "confirm_tests"};
-    const double add[] = {src->tests, src->suspects, src->confirm_tests};
+    static const char *const top[] = {"tests", "suspects", "confirm_tests", "memory_tests",
+                                      "spread_tests"};
+    const cJSON *mt = cJSON_GetObjectItemCaseSensitive(src->json, "memory_tests");
+    const cJSON *st = cJSON_GetObjectItemCaseSensitive(src->json, "spread_tests");
+    const double add[] = {src->tests, src->suspects, src->confirm_tests,
+                          cJSON_IsNumber(mt) ? mt->valuedouble : 0,
+                          cJSON_IsNumber(st) ? st->valuedouble : 0};
     const cJSON *x;
 
     for (size_t k = 0; k < sizeof(top) / sizeof(*top); k++)
@@ -211,7 +216,7 @@ long bh_merge_n_critical(const cJSON *doc)
     long n;
 
     bh_result_view_load_top(doc, &v);
-    n = (long)bh_rv_comparison_regressed(&v.comparison, "critical");
+    n = (long)bh_rv_comparison_failing(&v.comparison);
     bh_result_view_free(&v);
     return n;
 }

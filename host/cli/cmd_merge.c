@@ -59,7 +59,7 @@ static int merged_exit(const bh_result_view *v, int fail_on_regression)
             return BH_EXIT_CASES_FAILED;
     }
     fail_on_regression |= v->comparison.fail_on_regression;
-    return fail_on_regression && bh_rv_comparison_regressed(&v->comparison, "critical") > 0
+    return fail_on_regression && bh_rv_comparison_failing(&v->comparison) > 0
                ? BH_EXIT_REGRESSION
                : BH_EXIT_OK;
 }

@@ -4,7 +4,9 @@
 
 #include "bh_mem.h"
 #include "compare.h"
+#include "memory_compare.h"
 #include "sysinfo.h"
+#include "variance.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -68,6 +70,8 @@ static const char *unit_of(const char *metric, const bh_rv_case *cand, const bh_
 
     if (strcmp(metric, BH_REGRESS_TIME) == 0)
         return "ns/iter";
+    if (bh_regress_is_memory_metric(metric) && !metric_of(metric, cand, base))
+        return bh_regress_memory_unit(metric);
     m = metric_of(metric, cand, base);
     return m ? m->unit : "";
 }
@@ -106,6 +110,8 @@ static bh_regress_item *add_item(bh_regress_report *r, const bh_regress_config *
     bh_regress_thresholds_for(cfg, id, &it.th);
     it.th.noise_floor = bh_regress_metric_floor(cfg, metric, counted(cand) || counted(base),
                                                 &it.th);
+    if (!metric_of(metric, cand, base))
+        bh_regress_memory_thresholds(cfg, metric, &it.th);
     it.st.p = it.st.q = NAN;
     it.st.change = it.st.change_lo = it.st.change_hi = NAN;
     it.st.base_center = it.st.cand_center = it.st.spread = it.st.level = NAN;
@@ -133,7 +139,15 @@ static void test_values(bh_regress_item *it, const bh_regress_config *cfg, const
 {
     it->st.n_base = nb;
     it->st.n_cand = nc;
-    if (nb < 2 || nc < 2) {
+    if (it->memory && nb > 0 && nc > 0 && all_same(bv, nb, cv, nc)) {
+        /* deterministic and unchanged: no test, so no place in the memory
+           family (it would only dilute the tests that can find something) */
+        it->decided = 1;
+        it->v.kind = BH_VERDICT_NO_CHANGE;
+        it->v.reason = BH_REGRESS_REASON_SAME_MEMORY;
+        it->st.change = it->st.change_lo = it->st.change_hi = 0.0;
+        it->st.base_center = it->st.cand_center = bv[0];
+    } else if (nb < 2 || nc < 2) {
         it->untested_why = nb < 2 ? "fewer than 2 ok runs in the baseline"
                                   : "fewer than 2 ok runs in the candidate";
     } else if (bh_regress_test_unpaired(bv, nb, cv, nc, cfg->method, cfg->confidence,
@@ -168,14 +182,17 @@ void bh_regress_report_add_values(bh_regress_report *r, const bh_regress_config 
     test_values(it, cfg, base, nb, cand, nc);
 }
 
-/* Tests one metric present on both sides. */
+/* Tests one metric present on both sides; memory: a memory metric
+ * (memory_compare.h), in the memory family. */
 static void test_metric(bh_regress_report *r, const bh_regress_config *cfg,
-                        const bh_rv_case *base, const bh_rv_case *cand, const char *metric)
+                        const bh_rv_case *base, const bh_rv_case *cand, const char *metric,
+                        int memory)
 {
     bh_regress_item *it = add_item(r, cfg, cand->id, base->id, metric, cand, base);
     double *bv, *cv;
     size_t nb, nc;
 
+    it->memory = memory;
     bh_regress_run_values(base, metric, &bv, &nb);
     bh_regress_run_values(cand, metric, &cv, &nc);
     test_values(it, cfg, bv, nb, cv, nc);
@@ -183,14 +200,30 @@ static void test_metric(bh_regress_report *r, const bh_regress_config *cfg,
     free(cv);
 }
 
-/* Every metric of a matched pair of cases. */
+/* The spread item of a matched pair of cases (variance.h), from their
+ * time run medians. */
+static void add_spread(bh_regress_report *r, const bh_regress_config *cfg,
+                       const bh_rv_case *base, const bh_rv_case *cand)
+{
+    double *bv, *cv;
+    size_t nb, nc;
+
+    bh_regress_run_values(base, BH_REGRESS_TIME, &bv, &nb);
+    bh_regress_run_values(cand, BH_REGRESS_TIME, &cv, &nc);
+    bh_regress_spread_add(r, cfg, cand->id, base->id, bv, nb, cv, nc);
+    free(bv);
+    free(cv);
+}
+
+/* Every metric of a matched pair of cases: time, the extra metrics, the
+ * memory metrics, then the spread of the time. */
 static void compare_case(bh_regress_report *r, const bh_regress_config *cfg,
                          const bh_rv_case *base, const bh_rv_case *cand)
 {
     const bh_regress_metric_cfg *tc = bh_regress_metric_find(cfg, BH_REGRESS_TIME);
 
     if (!(tc && tc->ignore) && !counted(base) && !counted(cand))
-        test_metric(r, cfg, base, cand, BH_REGRESS_TIME);
+        test_metric(r, cfg, base, cand, BH_REGRESS_TIME, 0);
     for (size_t i = 0; i < cand->n_metrics; i++) {
         const char *name = cand->metrics[i].name;
         const bh_regress_metric_cfg *mc = bh_regress_metric_find(cfg, name);
@@ -202,7 +235,7 @@ static void compare_case(bh_regress_report *r, const bh_regress_config *cfg,
             (bh_rv_case_metric(base, name) && !bh_rv_case_metric(base, name)->compared))
             continue;
         if (bh_rv_case_metric(base, name)) {
-            test_metric(r, cfg, base, cand, name);
+            test_metric(r, cfg, base, cand, name, 0);
         } else {
             bh_regress_item *it = add_item(r, cfg, cand->id, base->id, name, cand, base);
             it->v.kind = BH_VERDICT_NEW;
@@ -219,6 +252,12 @@ static void compare_case(bh_regress_report *r, const bh_regress_config *cfg,
         it = add_item(r, cfg, cand->id, base->id, name, cand, base);
         it->v.kind = BH_VERDICT_MISSING;
     }
+    for (size_t k = 0; k < BH_REGRESS_N_MEMORY; k++)
+        if (bh_regress_memory_compared(cfg, base, cand, bh_regress_memory_metrics[k],
+                                       counted(base) || counted(cand)))
+            test_metric(r, cfg, base, cand, bh_regress_memory_metrics[k], 1);
+    if (!(tc && tc->ignore) && !counted(base) && !counted(cand))
+        add_spread(r, cfg, base, cand);
 }
 
 void bh_regress_compare_docs(const cJSON *base, const cJSON *cand,
@@ -275,7 +314,7 @@ int bh_regress_is_suspect(const bh_regress_item *it, double fdr, int paired)
     double q = it->st.q;
     double f = paired ? bh_regress_paired_thresholds(it).noise_floor : it->th.noise_floor;
 
-    if (!it->tested)
+    if (!it->tested || it->spread)
         return 0;
     if (v->kind == BH_VERDICT_REGRESSED)
         return 1;
@@ -300,14 +339,14 @@ static void adjust(bh_regress_report *r)
     size_t m = 0;
 
     for (size_t i = 0; i < r->n; i++)
-        if (r->items[i].tested)
+        if (r->items[i].tested && !r->items[i].spread && !r->items[i].memory)
             p[m++] = r->items[i].st.p;
     for (size_t k = 0; k < r->family_extra; k++)
         p[m + k] = 1.0;
     if (m > 0 && bh_stats_adjust_bh(p, m + r->family_extra, p) == 0) {
         m = 0;
         for (size_t i = 0; i < r->n; i++)
-            if (r->items[i].tested)
+            if (r->items[i].tested && !r->items[i].spread && !r->items[i].memory)
                 r->items[i].st.q = p[m++];
     }
     r->m_tests = m;
@@ -320,15 +359,20 @@ void bh_regress_finalize(bh_regress_report *r, const bh_regress_config *cfg)
     r->confidence = cfg->confidence;
     r->method = cfg->method;
     adjust(r);
+    bh_regress_memory_adjust(r);
+    bh_regress_spread_finalize(r, cfg);
     memset(r->counts, 0, sizeof(r->counts));
     memset(r->severities, 0, sizeof(r->severities));
     r->n_suspects = 0;
     for (size_t i = 0; i < r->n; i++) {
         bh_regress_item *it = &r->items[i];
 
-        if (it->tested) {
+        if (it->spread || it->decided) {
+            /* verdict already drawn (bh_regress_spread_finalize, test_values) */
+        } else if (it->tested) {
             bh_regress_classify(&it->st, it->direction, &it->th, cfg->fdr,
-                                r->m_tests + r->family_extra, &it->v);
+                                it->memory ? r->n_memory_tests : r->m_tests + r->family_extra,
+                                &it->v);
             it->suspect = bh_regress_is_suspect(it, cfg->fdr, r->paired_confirm);
             r->n_suspects += (size_t)it->suspect;
             if (it->conf.done && !it->conf.error) {
@@ -372,7 +416,8 @@ int bh_regress_comparable(const cJSON *base, const cJSON *cand, char **system_di
 
 size_t bh_regress_n_critical(const bh_regress_report *r)
 {
-    return r->severities[BH_SEVERITY_CRITICAL];
+    return r->severities[BH_SEVERITY_CRITICAL] +
+           (r->noisier_fail ? r->counts[BH_VERDICT_NOISIER] : 0);
 }
 
 void bh_regress_report_free(bh_regress_report *r)

@@ -54,6 +54,14 @@ typedef struct bh_regress_item {
     } drift;
     bh_regress_stat st;
     int tested;               /* st holds a p and enters BH */
+    int memory;               /* a memory metric (memory_compare.h): its
+                                 own BH family */
+    int decided;              /* the verdict was set when compared, without
+                                 a test (a memory metric equal in every
+                                 run); not in BH */
+    int spread;               /* a spread item (metric BH_REGRESS_SPREAD,
+                                 variance.h): its own BH family, verdict
+                                 noisier or no change, never a suspect */
     const char *untested_why; /* static text when !tested and not NEW or
                                  MISSING */
     bh_regress_verdict v;     /* the final verdict */
@@ -83,6 +91,10 @@ typedef struct bh_regress_report {
                                  against the configured floor, not the
                                  drift floor; set before bh_regress_finalize */
     size_t n_drift;           /* items whose floor drift widened */
+    size_t n_memory_tests;    /* memory items tested (their BH family) */
+    size_t n_spread_tests;    /* spread items tested (their BH family) */
+    int noisier_fail;         /* regression.noisier: fail: a noisier verdict
+                                 fails the gate (bh_regress_n_critical) */
 } bh_regress_report;
 
 /* How cases are matched. */
@@ -140,7 +152,8 @@ bh_regress_thresholds bh_regress_paired_thresholds(const bh_regress_item *it);
 int bh_regress_comparable(const cJSON *base, const cJSON *cand, char **system_diff,
                           char **config_diff);
 
-/* The number of critical regressions in r. */
+/* The number of comparisons in r that fail the gate: critical
+ * regressions, plus noisier verdicts when r->noisier_fail. */
 size_t bh_regress_n_critical(const bh_regress_report *r);
 
 /* The values of metric (BH_REGRESS_TIME or an extra metric) of each run of

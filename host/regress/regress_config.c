@@ -22,10 +22,12 @@ typedef struct ctx {
 static const char *const top_keys[] = {"noise_floor", "warning", "critical",
                                        "fdr", "confidence", "method",
                                        "confirm", "confirm_runs", "drift_window",
-                                       "drift_min_runs", "metrics", "overrides"};
+                                       "drift_min_runs", "metrics", "overrides",
+                                       "memory", "noisier_ratio", "noisier"};
 static const char *const override_keys[] = {"match", "noise_floor", "warning",
                                             "critical"};
 static const char *const metric_keys[] = {"direction", "ignore", "noise_floor"};
+static const char *const memory_keys[] = {"rss_floor", "alloc_floor", "compare"};
 
 void bh_regress_config_default(bh_regress_config *c)
 {
@@ -40,6 +42,11 @@ void bh_regress_config_default(bh_regress_config *c)
     c->confirm_runs = 12;
     c->drift_window = 20;
     c->drift_min_runs = 5;
+    c->memory = 1;
+    c->rss_floor = BH_REGRESS_RSS_FLOOR;
+    c->alloc_floor = BH_REGRESS_ALLOC_FLOOR;
+    c->noisier_ratio = BH_REGRESS_NOISIER_RATIO;
+    c->noisier = BH_REGRESS_NOISIER_WARN;
 }
 
 void bh_regress_config_free(bh_regress_config *c)
@@ -263,6 +270,57 @@ static int parse_metrics(const ctx *x, const cJSON *m, bh_regress_config *c)
     return 0;
 }
 
+/* memory: {rss_floor, alloc_floor, compare} (memory_compare.h). */
+static int parse_memory(const ctx *x, const cJSON *m, bh_regress_config *c)
+{
+    const cJSON *v;
+    char g[96];
+
+    if (!cJSON_IsObject(m))
+        return fail(x, "memory", "expected a map like {rss_floor: 10%%, alloc_floor: 0.1%%, "
+                    "compare: true}, got %s", got(m, g, sizeof(g)));
+    if (check_keys(x, m, "memory", memory_keys, 3) != 0)
+        return -1;
+    if ((v = cJSON_GetObjectItemCaseSensitive(m, "rss_floor")) &&
+        get_fraction_in(x, v, "memory.rss_floor", 0.0, 1.0, &c->rss_floor) != 0)
+        return -1;
+    if ((v = cJSON_GetObjectItemCaseSensitive(m, "alloc_floor")) &&
+        get_fraction_in(x, v, "memory.alloc_floor", 0.0, 1.0, &c->alloc_floor) != 0)
+        return -1;
+    if ((v = cJSON_GetObjectItemCaseSensitive(m, "compare")) &&
+        get_bool(x, v, "memory.compare", &c->memory) != 0)
+        return -1;
+    return 0;
+}
+
+/* noisier_ratio: a number above 1 (at most 100); noisier: warn, fail or
+ * off (variance.h). */
+static int parse_noisier(const ctx *x, const cJSON *o, bh_regress_config *c)
+{
+    const cJSON *v;
+    char g[96];
+
+    if ((v = cJSON_GetObjectItemCaseSensitive(o, "noisier_ratio"))) {
+        if (!cJSON_IsNumber(v) || !(v->valuedouble > 1.0 && v->valuedouble <= 100.0))
+            return fail(x, "noisier_ratio", "expected a ratio of spreads above 1 and at most "
+                        "100 such as 2.0, got %s", got(v, g, sizeof(g)));
+        c->noisier_ratio = v->valuedouble;
+    }
+    if ((v = cJSON_GetObjectItemCaseSensitive(o, "noisier"))) {
+        static const char *const modes[] = {"warn", "fail", "off"};
+        int k;
+
+        for (k = 0; k < 3; k++)
+            if (cJSON_IsString(v) && strcmp(v->valuestring, modes[k]) == 0)
+                break;
+        if (k == 3)
+            return fail(x, "noisier", "expected warn, fail or off, got %s",
+                        got(v, g, sizeof(g)));
+        c->noisier = k;
+    }
+    return 0;
+}
+
 static int parse_overrides(const ctx *x, const cJSON *l, bh_regress_config *c)
 {
     const cJSON *it;
@@ -369,7 +427,9 @@ static int parse_top(const ctx *x, const cJSON *o, bh_regress_config *c)
     if ((v = cJSON_GetObjectItemCaseSensitive(o, "overrides")) &&
         parse_overrides(x, v, c) != 0)
         return -1;
-    return 0;
+    if ((v = cJSON_GetObjectItemCaseSensitive(o, "memory")) && parse_memory(x, v, c) != 0)
+        return -1;
+    return parse_noisier(x, o, c);
 }
 
 /* Checks the order of thresholds as every override leaves them: each

@@ -19,6 +19,15 @@
  *     metrics:               # per extra metric ("time" is the timing)
  *       tokens_per_s: {direction: higher}   # or lower; ignore: true
  *       instructions: {noise_floor: 0.1%}   # this metric's own floor
+ *     memory:                # peak RSS and host-API allocations, per run
+ *       rss_floor: 10%       # peak RSS: its noise floor (and lowest warning
+ *                            # and critical): 10%
+ *       alloc_floor: 0.1%    # alloc_bytes and alloc_count: 0.1%
+ *       compare: true        # false: memory is not compared
+ *     noisier_ratio: 2.0     # spread between runs grown beyond this ratio:
+ *                            # the verdict noisier (variance.h), > 1
+ *     noisier: warn          # warn (reported), fail (fails the gate like a
+ *                            # critical regression) or off (not tested)
  *     overrides:             # by glob on the case id; later entries win
  *       - match: "tensor/gemm*"
  *         noise_floor: 2%
@@ -60,6 +69,20 @@ typedef struct bh_regress_metric_cfg {
  * (docs/statistics.md section 11.7). */
 #define BH_REGRESS_COUNT_FLOOR 0.001
 
+/* What a noisier verdict does (regression.noisier). */
+typedef enum bh_regress_noisier_mode {
+    BH_REGRESS_NOISIER_WARN = 0, /* reported, the gate passes */
+    BH_REGRESS_NOISIER_FAIL,     /* fails the gate (bh_regress_n_critical) */
+    BH_REGRESS_NOISIER_OFF,      /* spread not tested */
+} bh_regress_noisier_mode;
+
+/* Defaults of the memory comparison (memory_compare.h, docs/statistics.md
+ * section 11.8): peak RSS moves with the allocator and the kernel by a few
+ * percent between runs; host-API allocations repeat exactly. */
+#define BH_REGRESS_RSS_FLOOR 0.10
+#define BH_REGRESS_ALLOC_FLOOR 0.001
+#define BH_REGRESS_NOISIER_RATIO 2.0
+
 typedef struct bh_regress_config {
     bh_regress_thresholds th; /* global thresholds */
     double fdr;
@@ -73,11 +96,17 @@ typedef struct bh_regress_config {
     size_t n_metrics;
     bh_regress_override *overrides;
     size_t n_overrides;
+    int memory;               /* compare peak RSS and host-API allocations */
+    double rss_floor;         /* noise floor of peak_rss_kb */
+    double alloc_floor;       /* noise floor of alloc_bytes, alloc_count */
+    double noisier_ratio;     /* spread ratio of the noisier verdict, > 1 */
+    int noisier;              /* bh_regress_noisier_mode */
 } bh_regress_config;
 
 /* The defaults: noise_floor 1%, warning 3%, critical 10%, fdr 0.05,
  * confidence 95%, method mwu, confirm on, confirm_runs 12, drift_window
- * 20, drift_min_runs 5, no metrics, no overrides. */
+ * 20, drift_min_runs 5, no metrics, no overrides, memory compared with
+ * rss_floor 10% and alloc_floor 0.1%, noisier_ratio 2, noisier warn. */
 void bh_regress_config_default(bh_regress_config *c);
 
 /* Parses the regression: section given as JSON text (bh_config's

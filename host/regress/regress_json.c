@@ -77,7 +77,7 @@ static cJSON *confirmation_json(const bh_regress_item *it)
     return o;
 }
 
-static cJSON *item_json(const bh_regress_item *it)
+static cJSON *item_json(const bh_regress_report *r, const bh_regress_item *it)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON *side;
@@ -108,6 +108,11 @@ static cJSON *item_json(const bh_regress_item *it)
     cJSON_AddNumberToObject(th, "noise_floor", it->th.noise_floor);
     cJSON_AddNumberToObject(th, "warning", it->th.warning);
     cJSON_AddNumberToObject(th, "critical", it->th.critical);
+    if (it->spread) { /* its floor is the ratio (variance.h) */
+        cJSON_AddNumberToObject(o, "ratio", it->th.noise_floor + 1.0);
+        cJSON_AddBoolToObject(o, "fails_gate",
+                              r->noisier_fail && it->v.kind == BH_VERDICT_NOISIER);
+    }
     if (it->drift.runs) {
         cJSON *d = cJSON_AddObjectToObject(o, "drift");
 
@@ -133,6 +138,8 @@ static int notability(const bh_regress_verdict *v)
     case BH_VERDICT_REGRESSED:
         return 10 + (int)v->severity;
     case BH_VERDICT_IMPROVED:
+        return 7;
+    case BH_VERDICT_NOISIER:
         return 6;
     case BH_VERDICT_INCONCLUSIVE:
         return 5;
@@ -194,7 +201,7 @@ cJSON *bh_regress_case_json(const bh_regress_report *r, const char *case_id)
             continue;
         if (it->base_id && !base_id)
             base_id = it->base_id;
-        cJSON_AddItemToArray(ms, item_json(it));
+        cJSON_AddItemToArray(ms, item_json(r, it));
     }
     str_or_null(o, "baseline_id", base_id);
     cJSON_AddItemToObject(o, "metrics", ms);
@@ -217,6 +224,9 @@ static void summary_fill(cJSON *o, const bh_regress_report *r, const bh_regress_
     cJSON_AddNumberToObject(o, "family", (double)(r->m_tests + r->family_extra));
     cJSON_AddNumberToObject(o, "suspects", (double)r->n_suspects);
     cJSON_AddNumberToObject(o, "confirm_tests", (double)r->n_confirm_tests);
+    cJSON_AddNumberToObject(o, "memory_tests", (double)r->n_memory_tests);
+    cJSON_AddNumberToObject(o, "spread_tests", (double)r->n_spread_tests);
+    cJSON_AddBoolToObject(o, "noisier_fails", r->noisier_fail);
     counts = cJSON_AddObjectToObject(o, "counts");
     for (int k = 0; k < BH_VERDICT_KINDS; k++)
         cJSON_AddNumberToObject(counts, bh_regress_kind_name((bh_regress_kind)k),

@@ -5,6 +5,7 @@
 
 #include "bh_mem.h"
 #include "bh_strbuf.h"
+#include "memory_compare.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -23,7 +24,14 @@ static double run_value(const bh_rv_run *r, const char *metric)
         return NAN;
     if (strcmp(metric, BH_REGRESS_TIME) == 0)
         return isfinite(r->median_ns) && r->median_ns > 0 ? r->median_ns : NAN;
-    return bh_rv_run_metric_value(r, metric);
+    {
+        double v = bh_rv_run_metric_value(r, metric);
+
+        /* a memory metric, unless the plugin reports one of that name */
+        if (isnan(v) && bh_regress_is_memory_metric(metric))
+            return bh_regress_memory_run_value(r, metric);
+        return v;
+    }
 }
 
 void bh_regress_run_values_indexed(const bh_rv_case *c, const char *metric,

@@ -261,8 +261,8 @@ void bh_regress_untestable(size_t n_base, size_t n_cand, double fdr,
 
 const char *bh_regress_kind_name(bh_regress_kind k)
 {
-    static const char *const names[] = {"no change", "within noise", "improved",
-                                        "regressed", "inconclusive", "new", "missing"};
+    static const char *const names[] = {"no change", "within noise", "improved", "regressed",
+                                        "inconclusive", "new", "missing", "noisier"};
 
     return (unsigned)k < BH_VERDICT_KINDS ? names[k] : "?";
 }
@@ -277,7 +277,8 @@ const char *bh_regress_severity_name(bh_regress_severity s)
 const char *bh_regress_test_name(bh_regress_test t)
 {
     static const char *const names[] = {"none",          "mwu-exact",      "mwu-normal",
-                                        "welch",         "wilcoxon-exact", "wilcoxon-normal"};
+                                        "welch",         "wilcoxon-exact", "wilcoxon-normal",
+                                        "brown-forsythe-ratio"};
 
-    return (unsigned)t <= BH_REGRESS_TEST_WILCOXON_NORMAL ? names[t] : "?";
+    return (unsigned)t <= BH_REGRESS_TEST_BROWN_FORSYTHE ? names[t] : "?";
 }

@@ -25,6 +25,9 @@ typedef enum bh_regress_test {
     BH_REGRESS_TEST_WELCH,
     BH_REGRESS_TEST_WILCOXON_EXACT,  /* paired */
     BH_REGRESS_TEST_WILCOXON_NORMAL, /* paired, tie- and continuity-corrected */
+    BH_REGRESS_TEST_BROWN_FORSYTHE,  /* spread: deviations from the median
+                                        against ratio x the baseline's
+                                        (variance.h) */
 } bh_regress_test;
 
 /* The statistics of one comparison of candidate values against baseline
@@ -71,8 +74,10 @@ typedef enum bh_regress_kind {
     BH_VERDICT_INCONCLUSIVE,
     BH_VERDICT_NEW,     /* only in the candidate */
     BH_VERDICT_MISSING, /* only in the baseline */
+    BH_VERDICT_NOISIER, /* the spread between runs grew beyond the
+                           configured ratio (variance.h) */
 } bh_regress_kind;
-#define BH_VERDICT_KINDS 7
+#define BH_VERDICT_KINDS 8
 
 typedef enum bh_regress_severity {
     BH_SEVERITY_NONE = 0,
@@ -97,6 +102,13 @@ typedef enum bh_regress_severity {
     "effect"
 #define BH_REGRESS_REASON_UNDECIDED                                                                \
     "not significant, and too few runs to rule out a change beyond the noise floor"
+
+/* The reasons of a spread item's verdict (variance.h). */
+#define BH_REGRESS_REASON_NOISIER                                                                  \
+    "the spread between runs grew beyond noisier_ratio times the baseline's (Brown-Forsythe, "     \
+    "BH-adjusted)"
+#define BH_REGRESS_REASON_NOT_NOISIER                                                              \
+    "not shown to be noisier than noisier_ratio times the baseline's spread"
 
 typedef struct bh_regress_verdict {
     bh_regress_kind kind;
@@ -183,9 +195,9 @@ uint32_t bh_regress_runs_to_reach(double alpha, int paired);
 double bh_regress_min_p(size_t n, int paired);
 
 /* Names used in output: "no change", "within noise", "improved",
- * "regressed", "inconclusive", "new", "missing"; "minor", "warning",
- * "critical" ("" for NONE); "mwu-exact", "mwu-normal", "welch",
- * "wilcoxon-exact", "wilcoxon-normal" ("none"). */
+ * "regressed", "inconclusive", "new", "missing", "noisier"; "minor",
+ * "warning", "critical" ("" for NONE); "mwu-exact", "mwu-normal", "welch",
+ * "wilcoxon-exact", "wilcoxon-normal", "brown-forsythe-ratio" ("none"). */
 const char *bh_regress_kind_name(bh_regress_kind k);
 const char *bh_regress_severity_name(bh_regress_severity s);
 const char *bh_regress_test_name(bh_regress_test t);

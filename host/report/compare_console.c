@@ -127,10 +127,15 @@ static void change_line(FILE *out, const char *label, const bh_regress_stat *st,
         fprintf(out, "      why: %s\n", v->reason);
 }
 
-static void print_item(FILE *out, const bh_regress_item *it, uint32_t need, int color)
+static void print_item(FILE *out, const bh_regress_item *it, uint32_t need, int fails,
+                       int color)
 {
     char b[32], c[32];
 
+    if (it->spread) {
+        bh_compare_print_spread(out, it, fails, color);
+        return;
+    }
     if (it->v.kind == BH_VERDICT_NEW || it->v.kind == BH_VERDICT_MISSING) {
         fprintf(out, "  %s: %s (%s)\n", it->metric, bh_regress_kind_name(it->v.kind),
                 it->v.reason);
@@ -140,6 +145,10 @@ static void print_item(FILE *out, const bh_regress_item *it, uint32_t need, int 
     value(it, it->st.cand_center, c, sizeof(c));
     fprintf(out, "  %s: %s -> %s (%zu vs %zu runs)%s\n", it->metric, b, c, it->st.n_base,
             it->st.n_cand, it->direction < 0 ? ", higher is better" : "");
+    if (it->decided) {
+        bh_compare_print_decided(out, it);
+        return;
+    }
     if (!it->tested) {
         fprintf(out, "    change: not tested (%s) %sinconclusive%s\n", it->v.reason,
                 color ? YELLOW : "", color ? RESET : "");
@@ -199,7 +208,7 @@ void bh_compare_print(FILE *out, const bh_regress_report *r, int quiet_ok, int c
                 fprintf(out, "  (baseline: %s)", r->items[i].base_id);
             fputc('\n', out);
             for (; k < r->n && strcmp(r->items[k].case_id, id) == 0; k++)
-                print_item(out, &r->items[k], need, color);
+                print_item(out, &r->items[k], need, r->noisier_fail, color);
         }
         while (k < r->n && strcmp(r->items[k].case_id, id) == 0)
             k++;
@@ -258,7 +267,8 @@ void bh_compare_print_summary(FILE *out, const bh_regress_report *r)
 {
     static const bh_regress_kind order[] = {
         BH_VERDICT_REGRESSED, BH_VERDICT_IMPROVED, BH_VERDICT_WITHIN_NOISE,
-        BH_VERDICT_NO_CHANGE, BH_VERDICT_INCONCLUSIVE, BH_VERDICT_NEW, BH_VERDICT_MISSING};
+        BH_VERDICT_NO_CHANGE, BH_VERDICT_INCONCLUSIVE, BH_VERDICT_NEW, BH_VERDICT_MISSING,
+        BH_VERDICT_NOISIER};
     size_t cases = 0;
 
     for (size_t i = 0; i < r->n; i++)
@@ -278,6 +288,11 @@ void bh_compare_print_summary(FILE *out, const bh_regress_report *r)
         if (order[k] == BH_VERDICT_INCONCLUSIVE && r->counts[order[k]])
             print_readings(out, r);
     }
+    if (r->counts[BH_VERDICT_NOISIER])
+        fprintf(out, " (%s)", r->noisier_fail ? "failing the gate" : "warnings");
+    if (r->n_memory_tests || r->n_spread_tests)
+        fprintf(out, "; %zu memory and %zu spread test%s in families of their own",
+                r->n_memory_tests, r->n_spread_tests, r->n_spread_tests == 1 ? "" : "s");
     fputc('\n', out);
     print_drift(out, r);
 }

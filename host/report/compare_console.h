@@ -25,6 +25,19 @@
  * only. */
 void bh_compare_print(FILE *out, const bh_regress_report *r, int quiet_ok, int color);
 
+/* Prints a spread item (noisier verdict, variance.h):
+ *     spread: 1.20% -> 3.90% (sd of ln run medians, 10 vs 10 runs)
+ *     ratio: x3.25 against x2 (Brown-Forsythe, p=..., q=...) noisier (a
+ *       warning; regression.noisier: fail fails the gate)
+ *       why: ...
+ * fails: noisier fails the gate. color adds ANSI colors
+ * (compare_spread.c). */
+void bh_compare_print_spread(FILE *out, const bh_regress_item *it, int fails, int color);
+
+/* Prints the change line of an item decided without a test (a memory
+ * metric equal in every run): "change: none no change" and its reason. */
+void bh_compare_print_decided(FILE *out, const bh_regress_item *it);
+
 /* Prints the one-line summary: "compared N cases, M tests (BH fdr 0.05):
  * 1 regressed (1 critical), ..., 9 inconclusive (5 too few runs to judge,
  * 3 no change detected, 1 undecided), ...". */

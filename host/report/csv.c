@@ -152,6 +152,19 @@ static void case_rows(bh_strbuf *b, const bh_rv_case *r)
         emit(b, r, pt, &t);
         rows++;
     }
+    for (size_t i = 0; i < r->n_changes && rows; i++) {
+        /* compared figures without a row above: host-API allocations and
+           the spread of the time (time_spread, verdict noisier) */
+        const bh_rv_change *ch = &r->changes[i];
+        mrow t = {ch->metric, ch->unit, ch->higher_better ? "higher" : "lower", ch->cand,
+                  NAN, NAN, ch->n_cand};
+
+        if (strcmp(ch->metric, "alloc_bytes") == 0 || strcmp(ch->metric, "alloc_count") == 0 ||
+            strcmp(ch->metric, "time_spread") == 0) {
+            emit(b, r, pt, &t);
+            rows++;
+        }
+    }
     if (rows == 0)
         emit(b, r, pt, NULL);
     free(ptext);

@@ -90,7 +90,7 @@ static void chips(bh_strbuf *b, const bh_result_view *view)
             bh_strbuf_printf(b, "<span style=\"background:%s\">%zu %s</span>",
                              k == 0 ? "#2e7d32" : k < 3 ? "#8d6e00" : "#c62828", n, st[k]);
     }
-    for (int rank = 0; rank <= 9; rank++)
+    for (int rank = 0; rank <= 10; rank++)
         cJSON_ArrayForEach(it, view->comparison.counts) {
             if (!it->string || !cJSON_IsNumber(it) || !(it->valuedouble > 0) ||
                 bh_rv_verdict_rank(it->string, "critical") != rank)

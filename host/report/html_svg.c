@@ -108,6 +108,7 @@ const char *bh_svg_verdict_color(const char *verdict, const char *severity)
         "#5c6bc0", /* missing */
         "#78909c", /* within noise */
         "#90a4ae", /* no change */
+        "#8e24aa", /* noisier */
         "#b0bec5", /* none */
     };
 

@@ -6,6 +6,8 @@
  *
  *   critical regression            <failure type="regression">
  *   a missed budget (expect:)      <failure type="budget">
+ *   noisier, regression.noisier:   <failure type="noisier">
+ *     fail (fails_gate)
  *   failed, invalid                <failure type="STATUS">
  *   crashed, timeout, oom, other   <error type="STATUS">
  *   skipped, unsupported           <skipped message="...">
@@ -33,6 +35,17 @@ static int is_critical(const bh_rv_case *r)
            strcmp(r->severity, "critical") == 0;
 }
 
+/* The noisier change of r that fails the gate (its fails_gate is true:
+ * regression.noisier: fail), or NULL. */
+static const bh_rv_change *failing_noisier(const bh_rv_case *r)
+{
+    for (size_t i = 0; i < r->n_changes; i++)
+        if (strcmp(r->changes[i].verdict, "noisier") == 0 &&
+            cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r->changes[i].json, "fails_gate")))
+            return &r->changes[i];
+    return NULL;
+}
+
 /* What a case is in JUnit terms (see the table at the top). */
 static outcome classify(const bh_rv_case *r)
 {
@@ -44,7 +57,7 @@ static outcome classify(const bh_rv_case *r)
         return FAILURE;
     if (!r->ok)
         return ERROR;
-    if (is_critical(r))
+    if (is_critical(r) || failing_noisier(r))
         return FAILURE;
     return bh_report_expect_case_failed(r->json, msg, sizeof(msg)) ? FAILURE : PASS;
 }
@@ -121,7 +134,10 @@ static void testcase(bh_strbuf *b, const bh_rv_case *r)
     } else if (oc != PASS) {
         const char *tag = oc == FAILURE ? "failure" : "error";
 
-        if (r->ok && !is_critical(r))
+        if (r->ok && !is_critical(r) && failing_noisier(r))
+            snprintf(msg, sizeof(msg), "noisier: the spread between runs grew x%.2f "
+                     "(regression.noisier: fail)", failing_noisier(r)->change + 1.0);
+        else if (r->ok && !is_critical(r))
             bh_report_expect_case_failed(r->json, msg, sizeof(msg));
         else if (r->ok)
             regression_message(r, msg, sizeof(msg));
@@ -129,7 +145,10 @@ static void testcase(bh_strbuf *b, const bh_rv_case *r)
             snprintf(msg, sizeof(msg), "%s%s%s", r->status, *r->message ? ": " : "",
                      r->message);
         bh_strbuf_printf(b, "      <%s", tag);
-        attr(b, "type", !r->ok ? r->status : is_critical(r) ? "regression" : "budget");
+        attr(b, "type", !r->ok           ? r->status
+                        : is_critical(r)   ? "regression"
+                        : failing_noisier(r) ? "noisier"
+                                           : "budget");
         attr(b, "message", msg);
         bh_strbuf_puts(b, ">");
         bh_report_xml_escape(b, r->id);

@@ -313,12 +313,13 @@ static void headline(bh_strbuf *b, const bh_result_view *view, size_t n_reg, siz
 void bh_report_markdown(const cJSON *doc, bh_strbuf *out)
 {
     bh_result_view view;
-    size_t n_reg, n_imp, n_crit = 0;
-    ranked *reg, *imp;
+    size_t n_reg, n_imp, n_noisy, n_crit = 0;
+    ranked *reg, *imp, *noisy;
 
     bh_result_view_load(doc, &view);
     reg = select_rows(&view, 0, 2, &n_reg);
     imp = select_rows(&view, 3, 3, &n_imp);
+    noisy = select_rows(&view, 9, 9, &n_noisy); /* noisier (bh_rv_verdict_rank) */
     for (size_t i = 0; i < n_reg; i++)
         n_crit += reg[i].rank == 0;
     headline(out, &view, n_reg, n_crit, n_imp);
@@ -335,6 +336,10 @@ void bh_report_markdown(const cJSON *doc, bh_strbuf *out)
             change_table(out, imp, n_imp, 0);
         else
             bh_strbuf_puts(out, "None.\n\n");
+        if (n_noisy) {
+            bh_strbuf_printf(out, "### Noisier between runs (%zu)\n\n", n_noisy);
+            change_table(out, noisy, n_noisy, 0);
+        }
     }
     failures(out, &view);
     bh_report_markdown_expect(doc, out);
@@ -342,5 +347,6 @@ void bh_report_markdown(const cJSON *doc, bh_strbuf *out)
     full_table(out, &view);
     free(reg);
     free(imp);
+    free(noisy);
     bh_result_view_free(&view);
 }

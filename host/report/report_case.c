@@ -98,6 +98,13 @@ void bh_report_case_verdict_words(const bh_rv_case *c, double alpha, char *buf, 
         h.verdict = c->verdict;
         h.severity = c->severity;
         bh_report_change_words(&h, alpha, 1, buf, cap);
+        if (strcmp(h.metric, "peak_rss_kb") == 0 || strcmp(h.metric, "alloc_bytes") == 0 ||
+            strcmp(h.metric, "alloc_count") == 0) {
+            /* memory (docs/statistics.md section 11.8): say which figure */
+            size_t len = strlen(buf);
+
+            snprintf(buf + len, cap > len ? cap - len : 0, " (%s)", h.metric);
+        }
         return;
     }
     in.verdict = c->verdict;

@@ -48,8 +48,9 @@ void bh_report_change_words(const bh_rv_change *ch, double alpha, int with_chang
 
 /* The headline verdict of c in words into buf, as the console's verdict
  * column prints it ("regressed (critical) +12.3%", "too few runs to judge
- * (3 a side, 7 needed)", "no change detected (MDE 41.2%)", "new"); "-"
- * without a verdict. */
+ * (3 a side, 7 needed)", "no change detected (MDE 41.2%)", "new",
+ * "noisier (spread x3.25)"; a memory figure names itself: "regressed
+ * (critical) +25.0% (peak_rss_kb)"); "-" without a verdict. */
 void bh_report_case_verdict_words(const bh_rv_case *c, double alpha, char *buf, size_t cap);
 
 /* The short name of c's headline verdict that a reader filters by: "too

@@ -294,6 +294,11 @@ void bh_report_verdict_words(const bh_report_verdict_in *v, char *buf, size_t ca
     default:
         break;
     }
+    if (isfinite(v->change) && v->verdict && strcmp(v->verdict, "noisier") == 0) {
+        /* a spread item's change is the ratio of spreads minus 1 */
+        snprintf(buf, cap, "noisier (spread x%.2f)", v->change + 1.0);
+        return;
+    }
     if (isfinite(v->change)) {
         ch[0] = ' ';
         bh_report_fmt_change(v->change, ch + 1, sizeof(ch) - 1);

@@ -326,12 +326,18 @@ double bh_rv_comparison_count(const bh_rv_comparison *c, const char *verdict);
  * "warning", "minor"); 0 when absent. */
 double bh_rv_comparison_regressed(const bh_rv_comparison *c, const char *severity);
 
+/* The comparisons that fail the gate: critical regressions, plus noisier
+ * verdicts when the comparison's noisier_fails is true (regression.noisier:
+ * fail, docs/statistics.md section 11.8). */
+double bh_rv_comparison_failing(const bh_rv_comparison *c);
+
 /* True for a failed, invalid, crashed, timeout or oom status. */
 int bh_rv_status_failed(const char *status);
 
 /* Orders verdicts for reports: critical regression 0, warning 1, minor 2,
  * improved 3, inconclusive 4, new 5, missing 6, within noise 7, no change
- * 8, none or unknown 9. */
+ * 8, noisier 9 (a headline only when nothing else was found), none or
+ * unknown 10. */
 int bh_rv_verdict_rank(const char *verdict, const char *severity);
 
 #endif

@@ -142,6 +142,16 @@ double bh_rv_comparison_regressed(const bh_rv_comparison *c, const char *severit
 }
 
 /* See result_view.h. */
+double bh_rv_comparison_failing(const bh_rv_comparison *c)
+{
+    double n = bh_rv_comparison_regressed(c, "critical");
+
+    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c->json, "noisier_fails")))
+        n += bh_rv_comparison_count(c, "noisier");
+    return n;
+}
+
+/* See result_view.h. */
 void bh_result_view_load_top(const cJSON *doc, bh_result_view *v)
 {
     memset(v, 0, sizeof(*v));
@@ -241,11 +251,11 @@ int bh_rv_status_failed(const char *status)
 /* See result_view.h. */
 int bh_rv_verdict_rank(const char *verdict, const char *severity)
 {
-    static const char *const order[] = {"improved", "inconclusive", "new", "missing",
-                                        "within noise", "no change"};
+    static const char *const order[] = {"improved",     "inconclusive", "new",    "missing",
+                                        "within noise", "no change",    "noisier"};
 
     if (!verdict)
-        return 9;
+        return 10;
     if (strcmp(verdict, "regressed") == 0) {
         if (severity && strcmp(severity, "critical") == 0)
             return 0;
@@ -253,8 +263,8 @@ int bh_rv_verdict_rank(const char *verdict, const char *severity)
             return 1;
         return 2;
     }
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i < 7; i++)
         if (strcmp(verdict, order[i]) == 0)
             return 3 + i;
-    return 9;
+    return 10;
 }

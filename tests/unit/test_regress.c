@@ -658,6 +658,7 @@ static void test_compare_docs(void **state)
     cJSON_AddItemToArray(cJSON_GetObjectItem(cand, "cases"),
                          make_case("p/fresh", c, 5, NULL, NULL, NULL));
     bh_regress_config_default(&cfg);
+    cfg.noisier = BH_REGRESS_NOISIER_OFF; /* spread items: tests/unit/test_memgate.c */
     bh_regress_compare_docs(base, cand, &cfg, NULL, &r);
     assert_int_equal(r.n, 4);
     assert_string_equal(r.items[0].metric, "time");
@@ -703,6 +704,7 @@ static void test_compare_docs(void **state)
     assert_int_equal(bh_regress_config_parse("{\"metrics\":{\"tok\":{\"direction\":\"lower\"}}}",
                                              NULL, NULL, &cfg, NULL),
                      0);
+    cfg.noisier = BH_REGRESS_NOISIER_OFF;
     bh_regress_compare_docs(base, cand, &cfg, NULL, &r);
     assert_int_equal(r.items[1].v.kind, BH_VERDICT_IMPROVED);
     bh_regress_report_free(&r);
@@ -710,6 +712,7 @@ static void test_compare_docs(void **state)
     assert_int_equal(bh_regress_config_parse("{\"metrics\":{\"tok\":{\"ignore\":true}}}", NULL,
                                              NULL, &cfg, NULL),
                      0);
+    cfg.noisier = BH_REGRESS_NOISIER_OFF;
     bh_regress_compare_docs(base, cand, &cfg, NULL, &r);
     assert_int_equal(r.n, 3);
     bh_regress_report_free(&r);
@@ -720,6 +723,7 @@ static void test_compare_docs(void **state)
         static const char *const kinds[] = {"informational", "correctness"};
 
         assert_int_equal(bh_regress_config_parse("{}", NULL, NULL, &cfg, NULL), 0);
+        cfg.noisier = BH_REGRESS_NOISIER_OFF;
         for (int k = 0; k < 2; k++) {
             cJSON *tok = cJSON_GetObjectItem(
                 cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(cand, "cases"), 0),

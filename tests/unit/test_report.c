@@ -273,7 +273,8 @@ static void test_rows(void **state)
     assert_false(v.cases[2].summary.present);
     assert_int_equal(bh_rv_verdict_rank("regressed", "critical"), 0);
     assert_int_equal(bh_rv_verdict_rank("improved", NULL), 3);
-    assert_int_equal(bh_rv_verdict_rank(NULL, NULL), 9);
+    assert_int_equal(bh_rv_verdict_rank("noisier", NULL), 9);
+    assert_int_equal(bh_rv_verdict_rank(NULL, NULL), 10);
     bh_result_view_free(&v);
     cJSON_Delete(doc);
 }

@@ -306,7 +306,7 @@ static void test_view_verdicts(void **state)
     assert_string_equal(v.cases[1].bench, "");
     assert_int_equal(v.cases[1].device, -1);
     assert_int_equal(bh_rv_verdict_rank("regressed", "warning"), 1);
-    assert_int_equal(bh_rv_verdict_rank(NULL, NULL), 9);
+    assert_int_equal(bh_rv_verdict_rank(NULL, NULL), 10);
     assert_true(bh_rv_status_failed("oom"));
     assert_false(bh_rv_status_failed("skipped"));
     bh_result_view_free(&v);
