@@ -51,6 +51,7 @@ typedef struct bh_energy {
     size_t n;
     char reason[BH_ENERGY_SOURCES][256]; /* why a source gave nothing */
     void *lib[BH_ENERGY_SOURCES];        /* dlopen handles */
+    int gpu_init[BH_ENERGY_SOURCES];     /* nvmlInit / rsmi_init done */
     uint32_t samples;                    /* samples accumulated */
     uint64_t ns;                         /* their summed wall time */
     uint64_t begin_ns;

@@ -77,14 +77,15 @@ static size_t open_nvml(bh_energy *en, int gpu)
         snprintf(why, cap, "libnvidia-ml.so.1 lacks nvmlDeviceGetTotalEnergyConsumption");
         return 0;
     }
+    if (gpu < 0) { /* no nvmlInit: it costs a host case's worker its start-up */
+        snprintf(why, cap, "not read: a host case (GPU energy is read for cases on a device)");
+        return 0;
+    }
     if ((rc = init()) != 0) {
         snprintf(why, cap, "nvmlInit: %s", error_string(rc));
         return 0;
     }
-    if (gpu < 0) {
-        snprintf(why, cap, "not read: a host case (GPU energy is read for cases on a device)");
-        return 0;
-    }
+    en->gpu_init[BH_ENERGY_NVML] = 1;
     if ((rc = handle_of((unsigned)gpu, &dev)) != 0 || (rc = energy(dev, &mj)) != 0) {
         snprintf(why, cap, "GPU %d: %s", gpu, error_string(rc));
         return 0;
@@ -118,14 +119,15 @@ static size_t open_rocm(bh_energy *en, int gpu)
         snprintf(why, cap, "librocm_smi64.so lacks rsmi_dev_energy_count_get");
         return 0;
     }
-    if ((rc = init(0)) != 0) {
-        snprintf(why, cap, "rsmi_init: status %d", rc);
-        return 0;
-    }
     if (gpu < 0) {
         snprintf(why, cap, "not read: a host case (GPU energy is read for cases on a device)");
         return 0;
     }
+    if ((rc = init(0)) != 0) {
+        snprintf(why, cap, "rsmi_init: status %d", rc);
+        return 0;
+    }
+    en->gpu_init[BH_ENERGY_ROCM_SMI] = 1;
     if ((rc = energy((uint32_t)gpu, &count, &res, &stamp)) != 0) {
         snprintf(why, cap, "GPU %d: rsmi_dev_energy_count_get: status %d", gpu, rc);
         return 0;
@@ -184,8 +186,9 @@ void bh_energy_gpu_close(bh_energy *en)
         int (*fn)(void);
 
         sym(lib, shutdown[s], &fn);
-        if (fn)
+        if (fn && en->gpu_init[s])
             (void)fn();
+        en->gpu_init[s] = 0;
         if (lib)
             dlclose(lib);
         en->lib[s] = NULL;
