@@ -149,9 +149,9 @@ static const char run_usage_more[] =
 
 /* Options of one run command. */
 typedef struct run_opts {
-    const char *config;      /* a config file, or PLUGIN/BENCH (run_case.h) */
-    int one_case;            /* config is PLUGIN/BENCH */
-    char **params;           /* -p KEY=VALUE */
+    const char *config; /* a config file, or PLUGIN/BENCH (run_case.h) */
+    int one_case;       /* config is PLUGIN/BENCH */
+    char **params;      /* -p KEY=VALUE */
     size_t n_params;
     size_t cap_params;
     char **filters;
@@ -162,7 +162,7 @@ typedef struct run_opts {
     int has_seed;
     uint64_t seed;
     uint64_t runs;
-    int runs_auto;           /* --runs auto */
+    int runs_auto; /* --runs auto */
     uint64_t samples;
     uint64_t warmup_ns;      /* UINT64_MAX: not given */
     uint64_t sample_time_ns; /* 0: not given */
@@ -170,8 +170,8 @@ typedef struct run_opts {
     int json;
     int quiet;
     int verbose;
-    int measure;             /* -1: not given, else a bh_measure */
-    int counters;            /* -1: not given, 0 off, 1 on */
+    int measure;  /* -1: not given, else a bh_measure */
+    int counters; /* -1: not given, 0 off, 1 on */
     int allow_unsafe;
     bh_run_verdict verdict; /* --baseline and friends */
     bh_run_store store;     /* --store, --no-store, --notify */
@@ -334,8 +334,7 @@ static int parse(int argc, char **argv, run_opts *o)
             o->verdict.force = 1;
             break;
         case 'I':
-            BH_PUSH(o->verdict.ignore_params, o->verdict.n_ignore, o->verdict.cap_ignore,
-                    p.value);
+            BH_PUSH(o->verdict.ignore_params, o->verdict.n_ignore, o->verdict.cap_ignore, p.value);
             break;
         case 'X':
             if (bh_run_ci_set_shard(&o->ci, p.value) != 0)
@@ -412,8 +411,7 @@ static bh_config *load_config(run_opts *o, bh_catalog *cat, int *rc)
         return cfg;
     }
     *rc = BH_EXIT_USAGE;
-    cfg = bh_run_case_config(o->config, o->params, o->n_params, o->ci.backends,
-                             o->ci.n_backends);
+    cfg = bh_run_case_config(o->config, o->params, o->n_params, o->ci.backends, o->ci.n_backends);
     o->ci.n_backends = 0; /* they name the device's backend; nothing to select */
     bh_catalog_init(cat, NULL, 0);
     if (cfg && bh_run_case_check(cfg, cat) != 0) {
@@ -459,8 +457,8 @@ static void host_name(char buf[64])
         snprintf(buf, 64, "host");
     buf[63] = '\0';
     for (char *p = buf; *p; p++)
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-              (*p >= '0' && *p <= '9') || *p == '-' || *p == '_' || *p == '.'))
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              *p == '-' || *p == '_' || *p == '.'))
             *p = '_';
 }
 
@@ -486,14 +484,13 @@ static void mark_incomplete(cJSON *doc)
 
 /* Writes the formats of the config's output: list next to the result
  * file (atomically) and names each on out. 0 or -1 (reported). */
-static int write_outputs(const cJSON *doc, const char *result, const bh_config *cfg,
-                         FILE *out)
+static int write_outputs(const cJSON *doc, const char *result, const bh_config *cfg, FILE *out)
 {
     char **written = NULL;
     size_t n_written = 0;
     bh_error e = {""};
-    int rc = bh_report_write_outputs(doc, result, cfg->outputs, cfg->n_outputs, NULL,
-                                     &written, &n_written, &e);
+    int rc = bh_report_write_outputs(doc, result, cfg->outputs, cfg->n_outputs, NULL, &written,
+                                     &n_written, &e);
 
     if (rc != 0)
         bh_cli_error("cannot write a report: %s", e.msg);
@@ -553,18 +550,18 @@ static int cmd_run(int argc, char **argv)
         return o.one_case ? BH_EXIT_USAGE : BH_EXIT_CONFIG;
     }
     if (o.n_filters) {
-        char *example = plan.n ? bh_xasprintf("'%s'%s%s%s", plan.cases[0].id,
-                                              plan.n > 1 ? ", '" : "",
-                                              plan.n > 1 ? plan.cases[plan.n - 1].id : "",
-                                              plan.n > 1 ? "'" : "")
-                               : bh_xstrdup("(none)");
+        char *example =
+            plan.n
+                ? bh_xasprintf("'%s'%s%s%s", plan.cases[0].id, plan.n > 1 ? ", '" : "",
+                               plan.n > 1 ? plan.cases[plan.n - 1].id : "", plan.n > 1 ? "'" : "")
+                : bh_xstrdup("(none)");
         size_t before = plan.n;
 
         bh_plan_filter(&plan, o.filters, o.n_filters);
         if (plan.n == 0) {
             bh_cli_error("run: --filter '%s'%s matches none of the %zu case%s of %s; ids look "
-                         "like %s (bhost list %s shows them all)", o.filters[0],
-                         o.n_filters > 1 ? " (and the others)" : "", before,
+                         "like %s (bhost list %s shows them all)",
+                         o.filters[0], o.n_filters > 1 ? " (and the others)" : "", before,
                          before == 1 ? "" : "s", o.config, example, o.config);
             free(example);
             bh_plan_free(&plan);
@@ -593,15 +590,15 @@ static int cmd_run(int argc, char **argv)
         return rc;
     }
     bh_runs_auto_limits(&plan, &o.verdict.rc); /* before a shard is chosen */
-    bh_run_ci_select(&o.ci, &plan, o.results_dir, cfg->name, o.verdict.base_doc,
-                     &o.verdict.rc, o.verdict.ignore_params, o.verdict.n_ignore);
+    bh_run_ci_select(&o.ci, &plan, o.results_dir, cfg->name, o.verdict.base_doc, &o.verdict.rc,
+                     o.verdict.ignore_params, o.verdict.n_ignore);
     o.verdict.family_extra = o.ci.family_extra;
     meta.git = bh_run_ci_git(&o.ci);
     bh_utc_iso8601(meta.started_at);
     bh_utc_compact(stamp);
     host_name(host);
-    path = o.out ? bh_xstrdup(o.out)
-                 : bh_result_default_path(o.results_dir, cfg->name, stamp, host);
+    path =
+        o.out ? bh_xstrdup(o.out) : bh_result_default_path(o.results_dir, cfg->name, stamp, host);
     if (bh_result_check_writable(path, &e) != 0) {
         /* found out before the first case runs, not after the whole run */
         bh_cli_error("%s", e.msg);
@@ -639,8 +636,8 @@ static int cmd_run(int argc, char **argv)
     meta.duration_s = (double)(bh_now_ns() - t0) / 1e9;
     bh_utc_iso8601(meta.finished_at);
     doc = bh_result_build(&meta, &plan, &cat);
+    bh_run_profile_record(&o.profile, doc); /* before the budgets: they skip a profiled case */
     budgets_failed = bh_expect_apply(doc);
-    bh_run_profile_record(&o.profile, doc);
     bh_run_ci_record(&o.ci, doc);
     bh_run_verdict_apply(&o.verdict, doc, &plan, &xo, !o.quiet && !o.json, stderr);
     if (bh_interrupted && !meta.interrupted) {
@@ -666,10 +663,9 @@ static int cmd_run(int argc, char **argv)
         rc = BH_EXIT_IO;
     }
     if (meta.interrupted && o.verdict.save_baseline)
-        bh_cli_error("baseline '%s' not saved: the run is incomplete",
-                     o.verdict.save_baseline);
-    else if (bh_run_verdict_save(&o.verdict, doc, cfg->name,
-                                 o.quiet || o.json ? stderr : stdout) != 0)
+        bh_cli_error("baseline '%s' not saved: the run is incomplete", o.verdict.save_baseline);
+    else if (bh_run_verdict_save(&o.verdict, doc, cfg->name, o.quiet || o.json ? stderr : stdout) !=
+             0)
         rc = BH_EXIT_IO;
     if (o.json) {
         char *text = bh_json_print(doc);

@@ -44,7 +44,8 @@ cJSON *bh_expect_spec_json(const bh_expect *x, size_t n);
 
 /* Checks the budgets of every case of doc (case.settings.expect) and
  * writes case.expect: [{key, name, op, target, text, unit, value, ci:
- * [lo, hi] or null, runs, status, reason}], replacing one already there.
+ * [lo, hi] or null, runs, status, reason}], replacing one already there. A
+ * case that ran under a profiler (case.profile) is not checked: no value.
  * Returns the number of budgets that fail the gate (missed or unknown
  * metric) over the document. */
 size_t bh_expect_apply(cJSON *doc);

@@ -418,6 +418,47 @@ static void test_never_gated(void **state)
     cJSON_Delete(d);
 }
 
+/* A budget no run can meet (time < 1ns) is not checked on a profiled
+ * case: its times are the profiler's. The run passes the gate with the
+ * budget's status no value and the reason; without --profile the same
+ * config fails it (exit 5). */
+static void test_budget_not_checked(void **state)
+{
+    tp_proc p;
+    const char *prof[] = {
+        "run",    it_path("budget.yaml"), "--filter", "*work=2000*",          "--profile",
+        "massif", "--fail-on-regression", "--out",    it_path("bud-ms.json"), NULL};
+    const char *plain[] = {"run",         it_path("budget.yaml"), "--filter",
+                           "*work=2000*", "--fail-on-regression", "--quiet",
+                           "--out",       it_path("bud.json"),    NULL};
+    cJSON *d;
+    const cJSON *x;
+
+    (void)state;
+    if (!have_valgrind)
+        skip();
+    it_write(it_path("budget.yaml"), "schema: 1\n"
+                                     "name: budget\n"
+                                     "defaults: {runs: 3, samples: 2, seed: 7,"
+                                     " expect: {time: \"< 1ns\"}}\n"
+                                     "suites:\n"
+                                     "  - plugin: selftest\n"
+                                     "    include: [spin]\n"
+                                     "    params: {work: [2000]}\n");
+    it_run(&p, prof);
+    it_expect_code(&p, 0);
+    tp_proc_free(&p);
+    d = it_load_json(it_path("bud-ms.json"));
+    x = cJSON_GetArrayItem(
+        it_member(it_expect_case(d, "selftest/spin[work=2000]", "ok", NULL), "expect"), 0);
+    assert_string_equal(it_str_of(x, "status"), "no value");
+    it_assert_has(it_str_of(x, "reason"), "profiler");
+    cJSON_Delete(d);
+    it_run(&p, plain);
+    it_expect_code(&p, 5);
+    tp_proc_free(&p);
+}
+
 static void test_history_skips_profiles(void **state)
 {
     tp_proc p;
@@ -454,7 +495,7 @@ int main(void)
         cmocka_unit_test(test_callgrind_profile),      cmocka_unit_test(test_massif_profile),
         cmocka_unit_test(test_perf_profile),           cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_profiler_refuses),       cmocka_unit_test(test_never_gated),
-        cmocka_unit_test(test_history_skips_profiles),
+        cmocka_unit_test(test_history_skips_profiles), cmocka_unit_test(test_budget_not_checked),
     };
 
     return cmocka_run_group_tests(tests, setup, it_group_teardown);
