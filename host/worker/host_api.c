@@ -27,11 +27,16 @@ static uint64_t alloc_live;
 static uint64_t alloc_live_blocks; /* blocks handed out and not freed */
 static uint64_t alloc_peak;
 
-/* Header stored just before every block alloc() hands out. */
+/* Header stored just before every block alloc() hands out; the live
+ * blocks form a list (under lock) so that what a plugin leaks can be
+ * reclaimed once the run is reported (bh_host_api_reclaim). */
 typedef struct block_header {
     void *raw;
     uint64_t size;
+    struct block_header *prev, *next;
 } block_header;
+
+static block_header *live_head; /* the live blocks, newest first */
 
 /* Sends one log message (under lock). Text past BH_HOST_LOG_MSG_MAX is
  * cut and marked; once BH_HOST_LOG_TOTAL_MAX bytes were forwarded, the
@@ -132,6 +137,11 @@ static void *BHOST_ABI api_alloc(bhost_host *h, uint64_t size, uint64_t align)
     alloc_live_blocks++;
     if (alloc_live > alloc_peak)
         alloc_peak = alloc_live;
+    hdr->prev = NULL;
+    hdr->next = live_head;
+    if (live_head)
+        live_head->prev = hdr;
+    live_head = hdr;
     pthread_mutex_unlock(&lock);
     return (void *)p;
 }
@@ -146,6 +156,12 @@ static void BHOST_ABI api_free(bhost_host *h, void *p)
     pthread_mutex_lock(&lock);
     alloc_live -= hdr->size;
     alloc_live_blocks--;
+    if (hdr->prev)
+        hdr->prev->next = hdr->next;
+    else
+        live_head = hdr->next;
+    if (hdr->next)
+        hdr->next->prev = hdr->prev;
     pthread_mutex_unlock(&lock);
     free(hdr->raw);
 }
@@ -467,6 +483,20 @@ void bh_host_api_alloc_live(uint64_t *bytes, uint64_t *blocks)
     pthread_mutex_lock(&lock);
     *bytes = alloc_live;
     *blocks = alloc_live_blocks;
+    pthread_mutex_unlock(&lock);
+}
+
+void bh_host_api_reclaim(void)
+{
+    pthread_mutex_lock(&lock);
+    while (live_head) {
+        block_header *h = live_head;
+
+        live_head = h->next;
+        alloc_live -= h->size;
+        alloc_live_blocks--;
+        free(h->raw);
+    }
     pthread_mutex_unlock(&lock);
 }
 

@@ -55,4 +55,9 @@ void bh_host_api_alloc_stats(uint64_t *count, uint64_t *bytes,
  * leaked (docs/results-schema.md, alloc.leaked_bytes). */
 void bh_host_api_alloc_live(uint64_t *bytes, uint64_t *blocks);
 
+/* Frees every host-API block still live (what the plugin leaked), once
+ * the run's leaks are reported and the plugin is released, so the worker
+ * exits with no memory of the plugin's left (LeakSanitizer stays quiet). */
+void bh_host_api_reclaim(void);
+
 #endif

@@ -357,6 +357,7 @@ report:
     h->metrics = NULL;
     bh_plugin_release(&rs.plugin);
     bh_plugin_release(&rs.backend_plugin);
+    bh_host_api_reclaim(); /* after the leak report and the plugin's unload */
     bh_run_meters_close(&meters);
     return 0;
 }
