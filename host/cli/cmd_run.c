@@ -602,17 +602,10 @@ static int cmd_run(int argc, char **argv)
     if (bh_result_check_writable(path, &e) != 0) {
         /* found out before the first case runs, not after the whole run */
         bh_cli_error("%s", e.msg);
-        free(path);
-        bh_run_verdict_free(&o.verdict);
-        bh_run_ci_free(&o.ci);
-        cJSON_Delete(meta.system);
-        bh_plan_free(&plan);
-        bh_catalog_free(&cat);
-        bh_config_free(cfg);
-        free(o.filters);
-        return BH_EXIT_IO;
+        rc = BH_EXIT_IO;
+    } else {
+        rc = bh_run_profile_prepare(&o.profile, &plan, path, stamp, o.out != NULL);
     }
-    rc = bh_run_profile_prepare(&o.profile, &plan, path, stamp, o.out != NULL);
     if (rc != 0) {
         free(path);
         bh_run_profile_free(&o.profile);
