@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define BUSY_TIMEOUT_MS 120000
 
@@ -37,11 +38,55 @@ static void sq_close(void *db)
     sqlite3_close_v2(db);
 }
 
+/* Milliseconds on the monotonic clock. */
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Whether a statement that failed with rc should run again: SQLITE_BUSY
+ * outside a transaction (nothing of it took effect) and *start (set on the
+ * first call) less than BUSY_TIMEOUT_MS ago; sleeps 1 to 64 ms first. The
+ * busy handler covers most waits, but not the ones WAL mode answers with an
+ * immediate SQLITE_BUSY: another connection recovering the WAL or removing
+ * it as the file's last user closes, or a new file switching to WAL, which
+ * many writers starting at once on a slow machine do meet. */
+static int busy_again(sqlite3 *db, int rc, int64_t *start, int *attempt)
+{
+    struct timespec pause;
+    int ms;
+
+    if ((rc & 0xff) != SQLITE_BUSY || !sqlite3_get_autocommit(db))
+        return 0;
+    if (*start == 0)
+        *start = now_ms();
+    if (now_ms() - *start > BUSY_TIMEOUT_MS)
+        return 0;
+    ms = 1 << (*attempt < 6 ? *attempt : 6);
+    (*attempt)++;
+    pause.tv_sec = 0;
+    pause.tv_nsec = (long)ms * 1000000L;
+    nanosleep(&pause, NULL);
+    return 1;
+}
+
 static int sq_exec(void *db, const char *sql, bh_error *e)
 {
+    int64_t start = 0;
+    int attempt = 0, rc;
     char *msg = NULL;
 
-    if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+    /* a script that stopped busy part-way runs again whole: the scripts
+     * run outside a transaction are pragmas and BEGIN, safe to repeat */
+    while ((rc = sqlite3_exec(db, sql, NULL, NULL, &msg)) != SQLITE_OK &&
+           busy_again(db, rc, &start, &attempt)) {
+        sqlite3_free(msg);
+        msg = NULL;
+    }
+    if (rc != SQLITE_OK) {
         bh_error_set(e, "sqlite: %s", msg ? msg : sqlite3_errmsg(db));
         sqlite3_free(msg);
         return -1;
@@ -98,8 +143,13 @@ static void sq_bind_text(bh_store_stmt *p, int k, const char *s)
 
 static int sq_step(bh_store_stmt *p, bh_error *e)
 {
-    int rc = sqlite3_step(p->st);
+    int64_t start = 0;
+    int attempt = 0, first = !p->started, rc;
 
+    /* only a first step runs again: a later one would repeat rows */
+    while ((rc = sqlite3_step(p->st)) != SQLITE_ROW && rc != SQLITE_DONE && first &&
+           busy_again(p->db, rc, &start, &attempt))
+        sqlite3_reset(p->st);
     p->started = 1;
     if (rc == SQLITE_ROW)
         return 1;
