@@ -9,18 +9,21 @@ host_targets=(config result ipc job)
 tok_targets=(tokenizer-tiktoken tokenizer-gpt2 tokenizer-hfjson
              tokenizer-vocabtxt tokenizer-spm tokenizer-encode)
 inf_targets=(inference-safetensors inference-gguf)
+sci_targets=(scientific-mm)
 
 # Sets targets=() to the targets named by the words of "$@" (group names
-# host, tokenizer, inference expand; nothing means every target).
+# host, tokenizer, inference, scientific expand; nothing means every
+# target).
 fuzz_expand_targets() {
   targets=()
   local a t
-  for a in "${@:-host tokenizer inference}"; do
+  for a in "${@:-host tokenizer inference scientific}"; do
     for t in $a; do
       case $t in
         host) targets+=("${host_targets[@]}") ;;
         tokenizer) targets+=("${tok_targets[@]}") ;;
         inference) targets+=("${inf_targets[@]}") ;;
+        scientific) targets+=("${sci_targets[@]}") ;;
         *) targets+=("$t") ;;
       esac
     done
@@ -91,7 +94,7 @@ max_len() {
   case $1 in
     job) echo 4096 ;;                # jobs are a few hundred bytes
     tokenizer-encode) echo 1024 ;;   # = FUZZ_TEXT_MAX; pieces > SMALL_PIECE
-    ipc|config|tokenizer-*) echo 16384 ;;  # the spm seeds are < 8 KiB
+    ipc|config|tokenizer-*|scientific-mm) echo 16384 ;;  # spm seeds < 8 KiB
     *) echo 65536 ;;                 # a result of a few dozen cases, a model
   esac
 }

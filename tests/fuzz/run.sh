@@ -21,7 +21,9 @@
 #   inference-safetensors inference-gguf
 #                              the inference engine's weight-file loaders
 #                              and model mapping
-#   host, tokenizer, inference stand for their group.
+#   scientific-mm              the scientific plugin's Matrix Market reader
+#                              (CSR building and SpMV over what it accepts)
+#   host, tokenizer, inference, scientific stand for their group.
 #
 # Each run starts from the committed corpus tests/fuzz/corpus/<target>/,
 # generated seeds (tokenizer, inference) and what earlier runs found

@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: MIT
+/*
+ * scientific.h -- the scientific-kernels plugin: its host API pointer and
+ * its benchmark descriptors, one family per file (bench_sparse.c, ...).
+ */
+#ifndef BH_SCIENTIFIC_H
+#define BH_SCIENTIFIC_H
+
+#include "bh_plugin.h"
+#include "bh_rng.h"
+
+#include <bhost/plugin.h>
+
+/* The host API, valid between init and deinit. */
+extern const bhost_host_api *bh_sci_api;
+
+/* Sparse: CSR SpMV and SpMM (bench_sparse.c). */
+extern const bhost_bench_desc bh_sci_spmv, bh_sci_spmm;
+
+#endif /* BH_SCIENTIFIC_H */

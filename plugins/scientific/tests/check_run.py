@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Runs the scientific plugin's sparse cases through the real host.
+
+Usage: check_run.py --bhost BHOST
+
+Writes Matrix Market files (a valid general matrix with a duplicate entry,
+a symmetric one, a truncated one, one with a bad entry line, one larger
+than max_entries) and a config of generated and file cases, runs it, and
+checks the result document:
+  - every generated case (banded, powerlaw, random; SpMV and SpMM; 1 and 2
+    threads) is ok with error.to_bound <= 1, and its FLOP and bytes per
+    nonzero (throughput over items) and bytes_per_nnz metric agree with
+    the matrix's size and nnz;
+  - the valid files are ok, with nnz counted from the file (duplicates
+    summed, the symmetric one mirrored);
+  - each bad file fails the case with one line naming the file and line
+    and what was expected, and bhost exits non-zero while the other cases
+    still run.
+"""
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+CONFIG = """schema: 1
+name: sci-check
+defaults: {{warmup: 0ms, sample_time: 1ms, samples: 3, runs: 1, timeout: 60s,
+            seed: 7}}
+suites:
+  - plugin: scientific
+    name: generated
+    include: [sparse.spmv, sparse.spmm]
+    params:
+      matrix: [banded, powerlaw, random]
+      rows: [3000]
+      density: [0.002]
+      threads: [1, 2]
+  - plugin: scientific
+    name: files
+    include: [sparse.spmv]
+    params:
+      matrix: [file]
+      path: [{good}, {sym}, {trunc}, {bad}, {big}]
+      max_entries: [40]
+"""
+
+
+def write(path, text):
+    with open(path, 'w') as f:
+        f.write(text)
+    return path
+
+
+def make_files(d):
+    rng = random.Random(3)
+    entries = sorted({(rng.randrange(1, 21), rng.randrange(1, 17)) for _ in range(25)})
+    lines = ['%d %d %.6g' % (i, j, rng.uniform(-1, 1)) for i, j in entries]
+    lines.append('%d %d 0.5' % entries[0])  # a duplicate: summed into one entry
+    good = write(os.path.join(d, 'good.mtx'),
+                 '%%%%MatrixMarket matrix coordinate real general\n%% test\n20 16 %d\n%s\n'
+                 % (len(lines), '\n'.join(lines)))
+    sym = write(os.path.join(d, 'sym.mtx'),
+                '%%MatrixMarket matrix coordinate real symmetric\n5 5 4\n1 1 2\n2 1 1\n'
+                '5 3 -1\n4 4 3\n')
+    trunc = write(os.path.join(d, 'trunc.mtx'),
+                  '%%MatrixMarket matrix coordinate real general\n4 4 3\n1 1 1\n2 2 2\n')
+    bad = write(os.path.join(d, 'bad.mtx'),
+                '%%MatrixMarket matrix coordinate real general\n4 4 2\n1 1 1\n2 x 2\n')
+    big = write(os.path.join(d, 'big.mtx'),
+                '%%MatrixMarket matrix coordinate real general\n100 100 41\n')
+    expect = {good: ('ok', len(entries)), sym: ('ok', 6),
+              trunc: ('failed', 'trunc.mtx:4: expected 3 entries, found 2'),
+              bad: ('failed', 'bad.mtx:4: expected an entry "ROW COL VALUE"'),
+              big: ('failed', 'big.mtx:2: 41 entries is too large')}
+    return good, sym, trunc, bad, big, expect
+
+
+def metric(case, name):
+    vals = case.get('metrics', {}).get(name, {}).get('values', [])
+    return vals[0] if vals else None
+
+
+def check_generated(c, errors):
+    cid = c['id']
+    if c['status'] != 'ok':
+        errors.append('%s: %s: %s' % (cid, c['status'], c.get('message', '')))
+        return
+    err, nnz, bpn = metric(c, 'error.to_bound'), metric(c, 'nnz'), metric(c, 'bytes_per_nnz')
+    if err is None or not 0 <= err <= 1:
+        errors.append('%s: error.to_bound %s' % (cid, err))
+    if not nnz or nnz < 3000:
+        errors.append('%s: nnz %s (at least one per row)' % (cid, nnz))
+        return
+    # rates per item (a nonzero): FLOP per nonzero 2k, bytes per nonzero
+    k = c['params'].get('k', 1) if c['benchmark'] == 'sparse.spmm' else 1
+    tp = c['throughput']
+    flop_per_nnz, bytes_per_nnz = tp['flop_per_s'] / tp['items_per_s'], \
+        tp['bytes_per_s'] / tp['items_per_s']
+    if abs(flop_per_nnz - 2 * k) > 1e-9 * k:
+        errors.append('%s: %s FLOP per nonzero, expected 2 k = %d' % (cid, flop_per_nnz, 2 * k))
+    want = (12 * nnz + 8 * 3001 + 8 * k * 6000) / nnz
+    if abs(bytes_per_nnz - want) > 1e-9 * want or abs(bpn - want) > 1e-9 * want:
+        errors.append('%s: %s bytes per nonzero (metric %s), expected %s'
+                      % (cid, bytes_per_nnz, bpn, want))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--bhost', required=True)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as d:
+        good, sym, trunc, bad, big, expect = make_files(d)
+        cfg = write(os.path.join(d, 'sci.yaml'),
+                    CONFIG.format(good=good, sym=sym, trunc=trunc, bad=bad, big=big))
+        out = os.path.join(d, 'r.json')
+        p = subprocess.run([args.bhost, 'run', cfg, '--out', out, '--no-store', '--quiet'],
+                           capture_output=True, text=True)
+        if p.returncode == 0:
+            print('FAIL: bhost exited 0 although three files are bad', file=sys.stderr)
+            return 1
+        doc = json.load(open(out))
+        errors, seen = [], set()
+        for c in doc['cases']:
+            path = c['params'].get('path')
+            if c['params'].get('matrix') != 'file':
+                check_generated(c, errors)
+                continue
+            seen.add(path)
+            status, what = expect[path]
+            msg = c.get('message', '')
+            if os.environ.get('SCI_CHECK_VERBOSE'):
+                print(c['id'], c['status'], msg)
+            if c['status'] != status:
+                errors.append('%s: %s, expected %s: %s' % (c['id'], c['status'], status, msg))
+            elif status == 'ok' and metric(c, 'nnz') != what:
+                errors.append('%s: nnz %s, expected %s' % (c['id'], metric(c, 'nnz'), what))
+            elif status != 'ok' and (what not in msg or '\n' in msg):
+                errors.append('%s: message %r lacks %r' % (c['id'], msg, what))
+        if seen != set(expect):
+            errors.append('file cases missing: %s' % sorted(set(expect) - seen))
+        generated = [c for c in doc['cases'] if c['params'].get('matrix') != 'file']
+        if len(generated) != 12:
+            errors.append('%d generated cases, expected 12' % len(generated))
+        for e in errors:
+            print('FAIL:', e, file=sys.stderr)
+        print('%d cases checked, %d errors' % (len(doc['cases']), len(errors)))
+        return 1 if errors else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
