@@ -46,6 +46,7 @@ groups=(
   "the report export tests|chromium libbenchmark-tools python3-scipy python3-junitparser
     libxml2-utils cmark-gfm"
   "the Google Benchmark anchor|libbenchmark-dev"
+  "the scientific plugin's FFT cases (FFTW3)|libfftw3-dev"
   "the tokenizer plugin|libutf8proc-dev"
   "the tokenizer data and its exactness test|sentencepiece nodejs gettext unicode-data
     bible-kjv jargon-text fortunes-min fortunes-zh fortunes-ru fortunes-de fortunes-es

@@ -10,8 +10,12 @@ const bhost_host_api *bh_sci_api;
 static const bhost_bench_desc *const benches[] = {
     &bh_sci_spmv,
     &bh_sci_spmm,
+#ifdef BH_SCI_HAVE_FFTW
+    &bh_sci_fft,
+#endif
 };
 
 BH_PLUGIN_FACTORY(benches, BH_PLUGIN_COUNT(benches))
 BH_PLUGIN_ENTRY(bh_sci_api, "org.bhost.scientific", "scientific", BH_PLUGIN_VERSION,
-                "Scientific kernels: sparse products (CSR SpMV, SpMM)", bh_plugin_no_setup)
+                "Scientific kernels: sparse products (CSR SpMV, SpMM), FFT (FFTW3, radix-2)",
+                bh_plugin_no_setup)

@@ -17,4 +17,7 @@ extern const bhost_host_api *bh_sci_api;
 /* Sparse: CSR SpMV and SpMM (bench_sparse.c). */
 extern const bhost_bench_desc bh_sci_spmv, bh_sci_spmm;
 
+/* FFT: FFTW3 plans and the plugin's radix-2 (bench_fft.c). */
+extern const bhost_bench_desc bh_sci_fft;
+
 #endif /* BH_SCIENTIFIC_H */

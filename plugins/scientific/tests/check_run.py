@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """Runs the scientific plugin's sparse cases through the real host.
 
-Usage: check_run.py --bhost BHOST
+Usage: check_run.py --bhost BHOST [--fft]
 
 Writes Matrix Market files (a valid general matrix with a duplicate entry,
 a symmetric one, a truncated one, one with a bad entry line, one larger
@@ -16,10 +16,15 @@ checks the result document:
     summed, the symmetric one mirrored);
   - each bad file fails the case with one line naming the file and line
     and what was expected, and bhost exits non-zero while the other cases
-    still run.
+    still run;
+  - with --fft (the plugin was built with FFTW): FFTW and radix-2 cases in
+    1-3 D, complex and real, f64 and f32 are ok with error.to_norm within
+    its limit and FLOP per point 5 log2 N (2.5 for real input); the
+    radix-2 at an awkward size is skipped with the reason.
 """
 import argparse
 import json
+import math
 import os
 import random
 import subprocess
@@ -46,6 +51,23 @@ suites:
       matrix: [file]
       path: [{good}, {sym}, {trunc}, {bad}, {big}]
       max_entries: [40]
+"""
+
+FFT_SUITES = """  - plugin: scientific
+    name: fft
+    include: [fft]
+    params:
+      impl: [fftw, radix2]
+      shape: ["64", "16x32", "8x4x16"]
+      precision: [f64, f32]
+  - plugin: scientific
+    name: fft-other
+    include: [fft]
+    params: {impl: [fftw], kind: [r2c], shape: ["1000", "30x20"], plan: [estimate, measure]}
+  - plugin: scientific
+    name: fft-awkward
+    include: [fft]
+    params: {impl: [radix2], shape: ["1000"]}
 """
 
 
@@ -108,14 +130,39 @@ def check_generated(c, errors):
                       % (cid, bytes_per_nnz, bpn, want))
 
 
+def check_fft(c, errors):
+    cid, p = c['id'], c['params']
+    if p['impl'] == 'radix2' and p['shape'] == '1000':
+        if c['status'] != 'skipped' or 'power-of-two' not in c.get('message', ''):
+            errors.append('%s: %s, expected skipped for power-of-two: %s'
+                          % (cid, c['status'], c.get('message', '')))
+        return
+    if c['status'] != 'ok':
+        errors.append('%s: %s: %s' % (cid, c['status'], c.get('message', '')))
+        return
+    m = c['metrics'].get('error.to_norm', {})
+    if not m.get('values') or m.get('limit') is None or max(m['values']) > m['limit']:
+        errors.append('%s: error.to_norm %s' % (cid, m))
+    n = 1
+    for d in p['shape'].split('x'):
+        n *= int(d)
+    tp = c['throughput']
+    want = (2.5 if p.get('kind') == 'r2c' else 5.0) * math.log2(n)
+    if abs(tp['flop_per_s'] / tp['items_per_s'] - want) > 1e-9 * want:
+        errors.append('%s: %s FLOP per point, expected %s'
+                      % (cid, tp['flop_per_s'] / tp['items_per_s'], want))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--bhost', required=True)
+    ap.add_argument('--fft', action='store_true')
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as d:
         good, sym, trunc, bad, big, expect = make_files(d)
         cfg = write(os.path.join(d, 'sci.yaml'),
-                    CONFIG.format(good=good, sym=sym, trunc=trunc, bad=bad, big=big))
+                    CONFIG.format(good=good, sym=sym, trunc=trunc, bad=bad, big=big) +
+                    (FFT_SUITES if args.fft else ''))
         out = os.path.join(d, 'r.json')
         p = subprocess.run([args.bhost, 'run', cfg, '--out', out, '--no-store', '--quiet'],
                            capture_output=True, text=True)
@@ -126,6 +173,9 @@ def main():
         errors, seen = [], set()
         for c in doc['cases']:
             path = c['params'].get('path')
+            if c['benchmark'] == 'fft':
+                check_fft(c, errors)
+                continue
             if c['params'].get('matrix') != 'file':
                 check_generated(c, errors)
                 continue
@@ -142,7 +192,11 @@ def main():
                 errors.append('%s: message %r lacks %r' % (c['id'], msg, what))
         if seen != set(expect):
             errors.append('file cases missing: %s' % sorted(set(expect) - seen))
-        generated = [c for c in doc['cases'] if c['params'].get('matrix') != 'file']
+        generated = [c for c in doc['cases'] if c['benchmark'].startswith('sparse.')
+                     and c['params'].get('matrix') != 'file']
+        ffts = [c for c in doc['cases'] if c['benchmark'] == 'fft']
+        if len(ffts) != (17 if args.fft else 0):
+            errors.append('%d fft cases, expected %d' % (len(ffts), 17 if args.fft else 0))
         if len(generated) != 12:
             errors.append('%d generated cases, expected 12' % len(generated))
         for e in errors:

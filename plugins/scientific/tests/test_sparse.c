@@ -8,22 +8,12 @@
 #define _GNU_SOURCE
 #include "sp_matrix.h"
 
+#include "sci_check.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                   \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fputc('\n', stderr);                                                                   \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
 
 /* Reads text as the Matrix Market file "t.mtx"; err receives the message. */
 static int read_text(const char *text, size_t max, sp_coo *out, char *err, size_t cap)
@@ -205,9 +195,5 @@ int main(void)
     test_csr_build();
     test_kernels();
     test_generators();
-    if (failures)
-        fprintf(stderr, "%d failures\n", failures);
-    else
-        printf("ok: sparse library\n");
-    return failures != 0;
+    return check_summary("sparse library");
 }
