@@ -46,7 +46,8 @@ groups=(
   "the report export tests|chromium libbenchmark-tools python3-scipy python3-junitparser
     libxml2-utils cmark-gfm"
   "the Google Benchmark anchor|libbenchmark-dev"
-  "the scientific plugin's FFT cases (FFTW3)|libfftw3-dev"
+  "the scientific plugin's FFT (FFTW3), convolution and RNN (oneDNN) cases|libfftw3-dev
+    libdnnl-dev"
   "the tokenizer plugin|libutf8proc-dev"
   "the tokenizer data and its exactness test|sentencepiece nodejs gettext unicode-data
     bible-kjv jargon-text fortunes-min fortunes-zh fortunes-ru fortunes-de fortunes-es
