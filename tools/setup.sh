@@ -42,17 +42,19 @@ core="the host itself|build-essential meson ninja-build pkg-config python3 binut
 groups=(
   "the optimizer's zero.mpi cases|libopenmpi-dev openmpi-bin"
   "the PostgreSQL results store and the store tests|libpq-dev postgresql sqlite3"
-  "webhook alerts (--notify)|libcurl4-openssl-dev"
+  "alerts (--notify: webhook, Slack, GitHub, mail)|libcurl4-openssl-dev"
   "the report export tests|chromium libbenchmark-tools python3-scipy python3-junitparser
     libxml2-utils cmark-gfm"
   "the Google Benchmark anchor|libbenchmark-dev"
   "the scientific plugin's FFT (FFTW3), convolution and RNN (oneDNN) cases|libfftw3-dev
     libdnnl-dev"
   "the tokenizer plugin|libutf8proc-dev"
-  "the tokenizer data and its exactness test|sentencepiece nodejs gettext unicode-data
+  "the tokenizer data, its exactness test and configs/reference.yaml's references (spm_encode, node)|sentencepiece nodejs gettext unicode-data
     bible-kjv jargon-text fortunes-min fortunes-zh fortunes-ru fortunes-de fortunes-es
     debian-reference-en debian-reference-zh-cn debian-reference-ja debian-faq"
   "the wasm-sim plugin|clang-14 lld-14 wabt"
+  "the memory plugin's jemalloc, mimalloc and tcmalloc cases|libjemalloc2 libmimalloc2.0
+    libgoogle-perftools4"
   "the Vulkan backend (lavapipe)|libvulkan-dev mesa-vulkan-drivers glslc spirv-tools"
   "the OpenCL backend (PoCL)|ocl-icd-opencl-dev pocl-opencl-icd"
   "the Level Zero backend|libze-dev clang-14 llvm-spirv-14"
@@ -62,7 +64,7 @@ groups=(
   "bhost run --profile perf and --profile heaptrack|linux-perf heaptrack"
 )
 # npm: Debian's package, unless a nodejs that ships its own npm is installed
-command -v npm >/dev/null || groups+=("the tokenizer data and its exactness test|npm")
+command -v npm >/dev/null || groups+=("the tokenizer data, its exactness test and configs/reference.yaml's npm references|npm")
 [ -z "${EXTRA_PACKAGES:-}" ] || groups+=("the extra packages asked for (EXTRA_PACKAGES)|$EXTRA_PACKAGES")
 [ "$minimal" -eq 0 ] || groups=()
 

@@ -41,7 +41,11 @@
  *       backends: [cpu]              # for device benchmarks
  *       params: {work: [100, 1000], mode: fast}   # lists: cartesian
  *       defaults: {runs: 3}          # per-suite overrides of defaults
+ *       command: {argv: [prog, arg]} # plugin command only: an external
+ *                                    # program (config_command.c)
  *   regression: {...}                # stored verbatim for the engine
+ *   ratios:                          # time of case over reference, with
+ *     - {case: A, reference: B}      # an interval (config_ratios.c)
  *   output: [json, markdown, ...]    # stored for the report module
  */
 #ifndef BH_CONFIG_H
@@ -139,6 +143,8 @@ typedef struct bh_param_axis {
     bh_scalar *values;
     size_t n_values;
     bh_srcpos pos;
+    int hidden;        /* not shown in the case id (a command suite's
+                          settings, config_command.c) */
 } bh_param_axis;
 
 typedef struct bh_suite {
@@ -167,6 +173,15 @@ typedef struct bh_backend_req {
     bh_srcpos pos;
 } bh_backend_req;
 
+/* One entry of ratios: (config_ratios.c): the time of case `of` over the
+ * time of case `reference`; each side a case id or a suite name. */
+typedef struct bh_ratio_spec {
+    char *name;      /* label; default "OF / REFERENCE" */
+    char *of;        /* bhost's implementation */
+    char *reference; /* what a user would pick instead */
+    bh_srcpos pos;
+} bh_ratio_spec;
+
 typedef struct bh_config {
     char *path;          /* as given */
     char *dir;           /* directory of path, for relative references */
@@ -188,6 +203,8 @@ typedef struct bh_config {
     char *regression_pos_json; /* where its values were written, as JSON
                                   {"key.path[i]": "file:line:col"}, "" the
                                   section itself; NULL with regression_json */
+    bh_ratio_spec *ratios; /* ratios: pairs the report divides */
+    size_t n_ratios;
 } bh_config;
 
 /* The built-in defaults: warmup 100ms, sample_time 0 (auto), samples 10,

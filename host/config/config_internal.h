@@ -120,6 +120,20 @@ int bh_config_read_tree(bh_config *c, bh_ynode **root, bh_error *e);
 int bh_config_load_suites(bh_config *c, const bh_ynode *list, bh_error *e);
 void bh_config_suite_free(bh_suite *s);
 
+/* ---- config_ratios.c ---- */
+/* Fills c->ratios from the ratios: node (a list; null or NULL: none); the suites
+ * must be loaded, since a side may name one. */
+int bh_config_load_ratios(bh_config *c, const bh_ynode *list, bh_error *e);
+void bh_config_ratios_free(bh_config *c);
+
+/* ---- config_command.c ---- */
+/* Checks the command: map cmd of suite node suite (where: "suites[i]")
+ * and appends its settings to s->params as one-value axes (name shown in
+ * the case id, the rest hidden). s->plugin must be "command", s->name set
+ * and the suite without params:. */
+int bh_config_load_command(bh_suite *s, const bh_ynode *suite, const bh_ynode *cmd,
+                           const char *where, bh_error *e);
+
 /* ---- config_regression.c ---- */
 
 /* The regression: map as compact JSON text (*out, caller frees; NULL when

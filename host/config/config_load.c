@@ -10,7 +10,7 @@
 
 static const char *const top_keys[] = {
     "schema",   "name",   "extends",    "plugin_path", "defaults",
-    "backends", "suites", "regression", "output",
+    "backends", "suites", "regression", "output", "ratios",
 };
 #define N_TOP_KEYS (sizeof(top_keys) / sizeof(top_keys[0]))
 
@@ -223,7 +223,9 @@ static int build(bh_config *c, const bh_ynode *root, bh_error *e)
         return bh_config_fail(e, root,
                               "missing required key 'suites' (a list of "
                               "suites; may be [])");
-    return bh_config_load_suites(c, v, e);
+    if (bh_config_load_suites(c, v, e) != 0)
+        return -1;
+    return bh_config_load_ratios(c, bh_yaml_map_get(root, "ratios"), e);
 }
 
 bh_config *bh_config_load(const char *path, bh_error *e)
@@ -270,5 +272,6 @@ void bh_config_free(bh_config *c)
     bh_config_strings_free(c->outputs, c->n_outputs);
     free(c->regression_json);
     free(c->regression_pos_json);
+    bh_config_ratios_free(c);
     free(c);
 }

@@ -4,6 +4,7 @@
  * reading it are host/results'. */
 #define _GNU_SOURCE
 #include "result_build.h"
+#include "ratio_build.h"
 #include "result_env.h"
 
 #include "leak_check.h"
@@ -379,5 +380,6 @@ cJSON *bh_result_build(const bh_run_meta *m, const bh_plan *plan,
         cJSON_AddItemToArray(cases, bh_result_case(&plan->cases[i]));
     bh_variant_speedup_apply(doc);
     bh_roofline_apply(doc);
+    bh_ratios_apply(doc, m->cfg, plan, m->seed);
     return doc;
 }

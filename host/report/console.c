@@ -303,6 +303,7 @@ void bh_report_console(FILE *out, const cJSON *doc, const bh_report_console_opts
     }
     print_warnings(out, &view, color);
     bh_report_console_meters(out, doc);
+    bh_report_console_ratios(out, doc);
     print_counts(out, &view);
     if (o && o->verbose)
         bh_report_console_details(out, &view, color);

@@ -47,6 +47,11 @@ void bh_report_console_metrics(FILE *out, const bh_rv_case *c);
  * the first case that carries the records (console_meters.c). */
 void bh_report_console_meters(FILE *out, const cJSON *doc);
 
+/* Prints the ratios: section of doc (console_ratios.c): one line per
+ * pair, the ratio of medians with its interval and the two case ids, or
+ * "unavailable:" and why; nothing when the run has none. */
+void bh_report_console_ratios(FILE *out, const cJSON *doc);
+
 /* Prints the per-case details that verbose adds (see above). */
 void bh_report_console_details(FILE *out, const bh_result_view *v, int color);
 

@@ -213,7 +213,7 @@ static int build_axes(const bh_suite *s, const cJSON *b, axis **out,
             if (strcmp(s->params[i].key, key) == 0)
                 given = &s->params[i];
         if (given) {
-            a->explicit_ = 1;
+            a->explicit_ = !given->hidden;
             a->n = given->n_values;
             a->values = bh_xcalloc(a->n, sizeof(pvalue));
             for (size_t v = 0; v < a->n; v++)
