@@ -42,7 +42,7 @@ core="the host itself|build-essential meson ninja-build pkg-config python3 binut
 groups=(
   "the optimizer's zero.mpi cases|libopenmpi-dev openmpi-bin"
   "the PostgreSQL results store and the store tests|libpq-dev postgresql sqlite3"
-  "alerts (--notify: webhook, Slack, GitHub, mail)|libcurl4-openssl-dev"
+  "webhook alerts (--notify)|libcurl4-openssl-dev"
   "the report export tests|chromium libbenchmark-tools python3-scipy python3-junitparser
     libxml2-utils cmark-gfm"
   "the Google Benchmark anchor|libbenchmark-dev"
@@ -53,8 +53,6 @@ groups=(
     bible-kjv jargon-text fortunes-min fortunes-zh fortunes-ru fortunes-de fortunes-es
     debian-reference-en debian-reference-zh-cn debian-reference-ja debian-faq"
   "the wasm-sim plugin|clang-14 lld-14 wabt"
-  "the memory plugin's jemalloc, mimalloc and tcmalloc cases|libjemalloc2 libmimalloc2.0
-    libgoogle-perftools4"
   "the Vulkan backend (lavapipe)|libvulkan-dev mesa-vulkan-drivers glslc spirv-tools"
   "the OpenCL backend (PoCL)|ocl-icd-opencl-dev pocl-opencl-icd"
   "the Level Zero backend|libze-dev clang-14 llvm-spirv-14"
