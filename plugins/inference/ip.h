@@ -19,6 +19,7 @@ extern const bhost_bench_desc bh_inf_decode;
 extern const bhost_bench_desc bh_inf_generate;
 extern const bhost_bench_desc bh_inf_encode;
 extern const bhost_bench_desc bh_inf_scenario;
+extern const bhost_bench_desc bh_inf_load;
 
 #define IP_PARAM(t, k, s, d, lo, hi)                                           \
     {sizeof(bhost_param_desc), (t), (k), (s), (d), NULL, (lo), (hi)}
@@ -86,6 +87,10 @@ bhost_status bh_inf_base_create(ip_base *b, const char *bench, bhost_host *h,
                                 const bhost_backend *be, bhost_dev *dev);
 /* The prefix of parameter messages (bh_plugin_i64 and the other readers). */
 #define IP_PREFIX "inference: "
+
+/* Starts the engine context (first call only) on the case's device and
+ * points it at stream. */
+bhost_status bh_inf_ctx_setup(ip_base *b, bhost_stream *stream);
 
 /* Starts the engine context and builds the model (first call only), then
  * a state of slots x max_ctx with max_rows rows (rebuilt when the shape

@@ -100,8 +100,7 @@ static uint64_t host_now(void *user)
     return bh_inf_api->now_ns(b->h);
 }
 
-bhost_status bh_inf_base_setup(ip_base *b, bhost_stream *stream, int slots,
-                               int max_ctx, int max_rows)
+bhost_status bh_inf_ctx_setup(ip_base *b, bhost_stream *stream)
 {
     int rc;
 
@@ -116,8 +115,19 @@ bhost_status bh_inf_base_setup(ip_base *b, bhost_stream *stream, int slots,
         b->ctx_ready = 1;
         b->ctx.matvec = b->matvec;
     }
+    b->ctx.stream = stream;
+    return BHOST_OK;
+}
+
+bhost_status bh_inf_base_setup(ip_base *b, bhost_stream *stream, int slots,
+                               int max_ctx, int max_rows)
+{
+    bhost_status st = bh_inf_ctx_setup(b, stream);
+
+    if (st != BHOST_OK)
+        return st;
     if (b->m == NULL) {
-        ie_source src = {b->weights, b->seed};
+        ie_source src = {b->weights, b->seed, 0};
 
         b->m = ie_model_create(&b->ctx, &b->cfg, b->wtype, &src);
         if (b->m == NULL)

@@ -159,6 +159,7 @@ typedef struct ie_model ie_model;
 typedef struct ie_source {
     const char *path; /* NULL or "dummy": seeded random weights */
     uint64_t seed;    /* for dummy weights */
+    int io_read;      /* 1: read() the file into memory; 0: map it */
 } ie_source;
 
 /* Builds a model of config c with weights stored as wtype (IE_W_*), from
@@ -167,6 +168,12 @@ typedef struct ie_source {
 ie_model *ie_model_create(ie_ctx *ctx, const ie_config *c, int wtype,
                           const ie_source *src);
 void ie_model_destroy(ie_model *m);
+
+/* The largest difference between the weight matrices of a and b (models
+ * of one config): over `samples` evenly spaced rows of every matrix, max
+ * |a - b| / max |b| of the row. -1 when the shapes differ or memory is
+ * short (ie_compare.c). */
+double ie_model_weight_diff(const ie_model *a, const ie_model *b, int samples);
 
 const ie_config *ie_model_config(const ie_model *m);
 /* Bytes of all weights as stored (device matrices + host vectors). */

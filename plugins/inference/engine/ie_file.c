@@ -70,42 +70,93 @@ float ie_tensor_get(const ie_tensor *t, uint64_t i)
     }
 }
 
-int ie_map_file(const char *path, ie_mapped *out, char *err, size_t cap)
+/* Opens path for reading and checks it is a regular file of at least 8
+ * bytes: the descriptor with *size, or -1 with "PATH: why" in err. */
+static int open_weights(const char *path, size_t *size, char *err, size_t cap)
 {
     struct stat st;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
-    void *p;
 
-    memset(out, 0, sizeof(*out));
     if (fd < 0) {
         snprintf(err, cap, "%s: cannot open: %s", path, strerror(errno));
-        return IE_EFILE;
+        return -1;
     }
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         snprintf(err, cap, "%s: not a regular file", path);
         close(fd);
-        return IE_EFILE;
+        return -1;
     }
     if (st.st_size < 8) {
         snprintf(err, cap, "%s: %lld bytes, too short for a weight file", path,
                  (long long)st.st_size);
         close(fd);
-        return IE_EFILE;
+        return -1;
     }
-    p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    *size = (size_t)st.st_size;
+    return fd;
+}
+
+int ie_map_file(const char *path, ie_mapped *out, char *err, size_t cap)
+{
+    size_t len;
+    int fd = open_weights(path, &len, err, cap);
+    void *p;
+
+    memset(out, 0, sizeof(*out));
+    if (fd < 0)
+        return IE_EFILE;
+    p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
     close(fd);
     if (p == MAP_FAILED) {
         snprintf(err, cap, "%s: cannot map: %s", path, strerror(errno));
         return IE_EFILE;
     }
     out->data = p;
-    out->len = (size_t)st.st_size;
+    out->len = len;
+    return IE_OK;
+}
+
+int ie_read_file(const char *path, ie_mapped *out, char *err, size_t cap)
+{
+    size_t len, done = 0;
+    int fd = open_weights(path, &len, err, cap);
+    uint8_t *p;
+
+    memset(out, 0, sizeof(*out));
+    if (fd < 0)
+        return IE_EFILE;
+    if ((p = malloc(len)) == NULL) {
+        snprintf(err, cap, "%s: no memory for its %zu bytes", path, len);
+        close(fd);
+        return IE_EFILE;
+    }
+    while (done < len) {
+        size_t want = len - done < IE_READ_CHUNK ? len - done : IE_READ_CHUNK;
+        ssize_t got = read(fd, p + done, want);
+
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0) {
+            snprintf(err, cap, "%s: cannot read byte %zu of %zu: %s", path, done, len,
+                     got < 0 ? strerror(errno) : "the file ends early");
+            free(p);
+            close(fd);
+            return IE_EFILE;
+        }
+        done += (size_t)got;
+    }
+    close(fd);
+    out->data = p;
+    out->len = len;
+    out->heap = 1;
     return IE_OK;
 }
 
 void ie_unmap_file(ie_mapped *m)
 {
-    if (m->data != NULL)
+    if (m->data != NULL && m->heap)
+        free((void *)m->data);
+    else if (m->data != NULL)
         munmap((void *)m->data, m->len);
     memset(m, 0, sizeof(*m));
 }

@@ -71,14 +71,24 @@ float ie_tensor_get(const ie_tensor *t, uint64_t i);
 /* Bytes per element of a convertible type, else 0. */
 size_t ie_type_size(int type);
 
-/* A read-only mapping of a whole file. */
+/* A whole file in memory: a read-only mapping, or a heap copy read(). */
 typedef struct ie_mapped {
     const uint8_t *data;
     size_t len;
+    int heap; /* 1: data is malloc'd (ie_read_file) */
 } ie_mapped;
+
+/* Bytes one read() call of ie_read_file asks for. */
+#define IE_READ_CHUNK ((size_t)8 << 20)
 
 /* Maps path; IE_EFILE with "PATH: why" in err on failure. */
 int ie_map_file(const char *path, ie_mapped *out, char *err, size_t cap);
+
+/* Reads path whole into a heap buffer with read() calls of IE_READ_CHUNK
+ * bytes; IE_EFILE with "PATH: why" in err on failure. */
+int ie_read_file(const char *path, ie_mapped *out, char *err, size_t cap);
+
+/* Unmaps or frees what ie_map_file or ie_read_file gave, and zeroes m. */
 void ie_unmap_file(ie_mapped *m);
 
 /* Parses a mapped file as GGUF (magic "GGUF") or safetensors; the error
@@ -91,5 +101,12 @@ int ie_parse_file(const char *path, const ie_mapped *m, ie_tensor_dir *out,
 struct ie_model;
 int ie_model_load_dir(struct ie_model *m, const ie_tensor_dir *dir,
                       const char *path);
+
+/* Writes m's weights to path as a safetensors file with Hugging Face names
+ * (gguf 0) or a GGUF v3 file with llama.cpp names (gguf 1), elements as
+ * type ("F32", "F16" or "BF16"): a file ie_model_create() loads back into
+ * the same model. 0, or -1 (errno from the failing call; path may be left
+ * half-written) when memory is short, a write fails or type is unknown. */
+int ie_model_write(const struct ie_model *m, const char *path, int gguf, const char *type);
 
 #endif /* IE_FILE_H */

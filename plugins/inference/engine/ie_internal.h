@@ -94,8 +94,9 @@ const ie_weight *ie_model_head(const ie_model *m);
 int ie_model_alloc(ie_model *m);
 /* Fills m with seeded random values. */
 int ie_model_fill_dummy(ie_model *m, uint64_t seed);
-/* Fills m from a weight file (ie_load.c). */
-int ie_model_load_file(ie_model *m, const char *path);
+/* Fills m from a weight file, mapped or (io_read) read into memory
+ * (ie_load.c). */
+int ie_model_load_file(ie_model *m, const char *path, int io_read);
 
 /* ---- State layout -------------------------------------------------------- */
 

@@ -403,11 +403,12 @@ int ie_model_load_dir(ie_model *m, const ie_tensor_dir *dir, const char *path)
     return rc;
 }
 
-int ie_model_load_file(ie_model *m, const char *path)
+int ie_model_load_file(ie_model *m, const char *path, int io_read)
 {
     ie_mapped map;
     ie_tensor_dir dir;
-    int rc = ie_map_file(path, &map, m->ctx->err, sizeof(m->ctx->err));
+    int rc = io_read ? ie_read_file(path, &map, m->ctx->err, sizeof(m->ctx->err))
+                     : ie_map_file(path, &map, m->ctx->err, sizeof(m->ctx->err));
 
     if (rc != IE_OK)
         return rc;

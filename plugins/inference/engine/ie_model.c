@@ -256,7 +256,7 @@ ie_model *ie_model_create(ie_ctx *ctx, const ie_config *c, int wtype,
             strcmp(src->path, "dummy") == 0)
             rc = ie_model_fill_dummy(m, src ? src->seed : 0);
         else
-            rc = ie_model_load_file(m, src->path);
+            rc = ie_model_load_file(m, src->path, src->io_read);
     }
     if (rc == IE_OK)
         rc = commit_all(m);

@@ -53,7 +53,7 @@ static void check_model(const char *preset, int wtype, int matvec)
     ie_model *m;
     ie_state *s;
     ie_config c;
-    ie_source src = {"dummy", 17};
+    ie_source src = {"dummy", 17, 0};
     int slot = 0, T = 40, n;
     int32_t tok[44];
     double *ref;

@@ -31,11 +31,15 @@ static const char *tmp(const char *name)
     return path[k];
 }
 
+/* Loads path into a model of preset; successive calls alternate between
+ * mapping the file and read()ing it, so every round trip below runs
+ * through both ways in. */
 static ie_model *load(ie_ctx *ctx, const char *preset, int layers,
                       const char *path)
 {
+    static int io_read;
     ie_config c;
-    ie_source src = {path, 0};
+    ie_source src = {path, 0, io_read ^= 1};
 
     assert_int_equal(ie_preset(preset, &c), IE_OK);
     if (layers > 0)
@@ -165,7 +169,7 @@ static void test_roundtrip(void **st)
                 snprintf(name, sizeof(name), "rt-%s-%s.%s", presets[p],
                          types[t], g ? "gguf" : "safetensors");
                 path = tmp(name);
-                assert_int_equal(tt_write_model(m0, path, g, types[t]), 0);
+                assert_int_equal(ie_model_write(m0, path, g, types[t]), 0);
                 m1 = load(&ctx, presets[p], 0, path);
                 if (m1 == NULL)
                     fail_msg("load %s: %s", path, ctx.err);
@@ -245,8 +249,8 @@ static void test_errors(void **st)
     (void)st;
     tt_ctx(&ctx, 1);
     m0 = tt_model(&ctx, "tiny-gpt2", IE_W_F32, 0, 5);
-    assert_int_equal(tt_write_model(m0, st_path, 0, "F32"), 0);
-    assert_int_equal(tt_write_model(m0, gg_path, 1, "F16"), 0);
+    assert_int_equal(ie_model_write(m0, st_path, 0, "F32"), 0);
+    assert_int_equal(ie_model_write(m0, gg_path, 1, "F16"), 0);
     expect_fail(&ctx, "tiny-gpt2", 0, tmp("nonexistent.safetensors"),
                 "cannot open", NULL);
     write_bytes(bad, "\x02\0\0", 3);
@@ -263,6 +267,7 @@ static void test_errors(void **st)
     c.d_ff = 128;
     src.path = st_path;
     src.seed = 0;
+    src.io_read = 0;
     assert_null(ie_model_create(&ctx, &c, IE_W_F32, &src));
     assert_non_null(strstr(ctx.err, "has shape [64, 256], expected [64, 128]"));
     assert_null(ie_model_create(&ctx, &c, IE_W_F32, (src.path = gg_path, &src)));
@@ -301,6 +306,46 @@ static void test_errors(void **st)
     ie_ctx_fini(&ctx);
 }
 
+/* ie_read_file gives the bytes ie_map_file maps, in a heap copy, and the
+ * same refusals; ie_model_weight_diff is 0 for a model and itself, large
+ * for another seed, -1 for another depth. */
+static void test_read_and_diff(void **st)
+{
+    ie_ctx ctx;
+    ie_model *a, *b, *deeper;
+    const char *path = tmp("rd.safetensors");
+    ie_mapped mapped, read;
+    char err[256];
+
+    (void)st;
+    tt_ctx(&ctx, 1);
+    a = tt_model(&ctx, "tiny-gpt2", IE_W_F32, 0, 5);
+    b = tt_model(&ctx, "tiny-gpt2", IE_W_F32, 0, 6);
+    deeper = tt_model(&ctx, "tiny-gpt2", IE_W_F32, 3, 5);
+    assert_int_equal(ie_model_write(a, path, 0, "BF16"), 0);
+    assert_int_equal(ie_map_file(path, &mapped, err, sizeof(err)), IE_OK);
+    assert_int_equal(ie_read_file(path, &read, err, sizeof(err)), IE_OK);
+    assert_int_equal(read.len, mapped.len);
+    assert_int_equal(read.heap, 1);
+    assert_int_equal(mapped.heap, 0);
+    assert_memory_equal(read.data, mapped.data, read.len);
+    ie_unmap_file(&read);
+    ie_unmap_file(&mapped);
+    assert_null(read.data);
+    assert_int_equal(ie_read_file(tmpdir, &read, err, sizeof(err)), IE_EFILE);
+    assert_non_null(strstr(err, "not a regular file"));
+    assert_int_equal(ie_read_file(tmp("none"), &read, err, sizeof(err)), IE_EFILE);
+    assert_non_null(strstr(err, "cannot open"));
+    assert_true(ie_model_weight_diff(a, a, 16) == 0.0);
+    assert_true(ie_model_weight_diff(b, a, 16) > 0.1);
+    assert_true(ie_model_weight_diff(deeper, a, 16) == -1.0);
+    remove(path);
+    ie_model_destroy(a);
+    ie_model_destroy(b);
+    ie_model_destroy(deeper);
+    ie_ctx_fini(&ctx);
+}
+
 /* The parsers straight on buffers: tiny valid and invalid images. */
 static void test_parsers(void **st)
 {
@@ -333,6 +378,7 @@ int main(void)
         cmocka_unit_test(test_parsers),
         cmocka_unit_test(test_roundtrip),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_read_and_diff),
     };
     const char *dir = getenv("IE_TEST_TMP");
 

@@ -259,7 +259,7 @@ ie_model *tt_model(ie_ctx *ctx, const char *preset, int wtype, int layers,
                    uint64_t seed)
 {
     ie_config c;
-    ie_source src = {"dummy", seed};
+    ie_source src = {"dummy", seed, 0};
     ie_model *m;
 
     if (strncmp(preset, "wide-", 5) == 0) { /* a tiny shape, widened so

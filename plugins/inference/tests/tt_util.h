@@ -41,10 +41,4 @@ double tt_rel_err(const float *a, const double *b, int n);
 /* n seeded tokens below vocab. */
 void tt_tokens(int32_t *out, int n, int vocab, uint64_t seed);
 
-/* Writes the model's weights to a file in the given format (0 =
- * safetensors with HF names, 1 = GGUF with llama.cpp names) and element
- * type ("F32", "F16", "BF16"); returns 0 on success. */
-int tt_write_model(const ie_model *m, const char *path, int gguf,
-                   const char *type);
-
 #endif /* TT_UTIL_H */

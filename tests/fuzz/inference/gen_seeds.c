@@ -8,6 +8,7 @@
 #include "fuzz_common.h"
 
 #include "ie_internal.h"
+#include "ie_file.h"
 #include "tt_util.h"
 
 #include <stdio.h>
@@ -26,7 +27,7 @@ int main(int argc, char **argv)
         return 1;
     for (int arch = IE_ARCH_BERT; arch <= IE_ARCH_LLAMA; arch++) {
         ie_config c;
-        ie_source src = {"dummy", (uint64_t)arch};
+        ie_source src = {"dummy", (uint64_t)arch, 0};
         ie_model *m;
 
         fuzz_config(arch, &c);
@@ -42,7 +43,7 @@ int main(int argc, char **argv)
                 snprintf(path, sizeof(path), "%s/seed-arch%d-%s.%s",
                          argv[1 + g], arch, types[t],
                          g ? "gguf" : "safetensors");
-                if (tt_write_model(m, path, g, types[t]) != 0) {
+                if (ie_model_write(m, path, g, types[t]) != 0) {
                     fprintf(stderr, "gen_seeds: cannot write %s\n", path);
                     return 1;
                 }

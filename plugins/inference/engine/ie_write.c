@@ -1,16 +1,22 @@
 // SPDX-License-Identifier: MIT
 /*
- * tt_files.c -- writes a model's weights as a safetensors file (Hugging
+ * ie_write.c -- writes a model's weights as a safetensors file (Hugging
  * Face tensor names, GPT-2 Conv1D matrices as [in, out]) or a GGUF v3 file
- * (llama.cpp names, ne innermost first), in F32, F16 or BF16, so the
- * loaders can be tested on files the tests generate.
+ * (llama.cpp names, ne innermost first), in F32, F16 or BF16: the files
+ * the loaders are tested on, and the fresh files the model-loading
+ * benchmark times. The tensors are gathered in file order first (one copy
+ * of the weights as f32), then written in 64 KiB chunks.
  */
-#include "tt_util.h"
+#include "ie.h"
+#include "ie_file.h"
+#include "ie_internal.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define CHUNK 16384 /* elements converted per fwrite */
 
 typedef struct entry {
     char name[96];
@@ -19,21 +25,49 @@ typedef struct entry {
 } entry;
 
 typedef struct list {
-    entry e[512];
-    int n;
+    entry *e;
+    int n, cap;
+    int failed; /* out of memory on some add() */
 } list;
 
-/* Appends a copy of n floats (or a transposed matrix when trans). */
-static void add(list *L, const char *name, uint64_t rows, uint64_t cols,
-                const float *src, int trans)
+/* The next free entry of L, or NULL (L->failed set) when out of memory. */
+static entry *next_entry(list *L)
 {
-    entry *e = &L->e[L->n++];
+    if (L->n == L->cap) {
+        int cap = L->cap ? 2 * L->cap : 256;
+        entry *e = realloc(L->e, (size_t)cap * sizeof(*e));
+
+        if (e == NULL) {
+            L->failed = 1;
+            return NULL;
+        }
+        L->e = e;
+        L->cap = cap;
+    }
+    return &L->e[L->n];
+}
+
+/* Appends a copy of n floats (or a transposed matrix when trans); sets
+ * L->failed when out of memory. */
+static void add(list *L, const char *name, uint64_t rows, uint64_t cols, const float *src,
+                int trans)
+{
+    entry *e = L->failed || src == NULL ? NULL : next_entry(L);
     uint64_t n = rows * (cols ? cols : 1);
 
+    if (e == NULL) {
+        L->failed = 1;
+        return;
+    }
     snprintf(e->name, sizeof(e->name), "%s", name);
     e->rows = trans ? cols : rows;
     e->cols = trans ? rows : cols;
     e->data = malloc((size_t)n * sizeof(float));
+    if (e->data == NULL) {
+        L->failed = 1;
+        return;
+    }
+    L->n++;
     for (uint64_t r = 0; r < rows; r++)
         for (uint64_t c = 0; c < (cols ? cols : 1); c++) {
             float v = src[r * (cols ? cols : 1) + c];
@@ -45,18 +79,18 @@ static void add(list *L, const char *name, uint64_t rows, uint64_t cols,
         }
 }
 
-/* Rows [r0, r0+n) of a weight as floats (caller frees). */
+/* Rows [r0, r0+n) of a weight as floats (caller frees), or NULL. */
 static float *rows_of(const ie_weight *w, int r0, int n)
 {
     float *p = malloc((size_t)n * (size_t)w->cols * sizeof(float));
 
-    for (int r = 0; r < n; r++)
+    for (int r = 0; p != NULL && r < n; r++)
         ie_weight_row_f32(w, r0 + r, p + (size_t)r * (size_t)w->cols);
     return p;
 }
 
-static void add_w(list *L, const char *name, const ie_weight *w, int r0,
-                  int n, int trans)
+/* Appends rows [r0, r0+n) of w. */
+static void add_w(list *L, const char *name, const ie_weight *w, int r0, int n, int trans)
 {
     float *p = rows_of(w, r0, n);
 
@@ -68,15 +102,15 @@ static void add_w(list *L, const char *name, const ie_weight *w, int r0,
 static void collect(const ie_model *m, int gguf, list *L)
 {
     const ie_config *c = &m->cfg;
-    int d = c->d_model, qh = c->n_heads * c->head_dim,
-        kh = c->n_kv_heads * c->head_dim, ff = c->d_ff;
+    int d = c->d_model, qh = c->n_heads * c->head_dim, kh = c->n_kv_heads * c->head_dim,
+        ff = c->d_ff;
     char nm[96];
 
 #define NAME(...) (snprintf(nm, sizeof(nm), __VA_ARGS__), nm)
     if (c->arch == IE_ARCH_GPT2) {
         add_w(L, gguf ? "token_embd.weight" : "wte.weight", &m->tok, 0, c->vocab, 0);
-        add(L, gguf ? "position_embd.weight" : "wpe.weight", (uint64_t)c->max_pos,
-            (uint64_t)d, m->pos, 0);
+        add(L, gguf ? "position_embd.weight" : "wpe.weight", (uint64_t)c->max_pos, (uint64_t)d,
+            m->pos, 0);
         add(L, gguf ? "output_norm.weight" : "ln_f.weight", (uint64_t)d, 0, m->fin_g, 0);
         add(L, gguf ? "output_norm.bias" : "ln_f.bias", (uint64_t)d, 0, m->fin_b, 0);
         for (int l = 0; l < c->n_layers; l++) {
@@ -85,20 +119,21 @@ static void collect(const ie_model *m, int gguf, list *L)
 
             add(L, gguf ? NAME("blk.%d.attn_norm.weight", l) : NAME("h.%d.ln_1.weight", l),
                 (uint64_t)d, 0, y->n1_g, 0);
-            add(L, gguf ? NAME("blk.%d.attn_norm.bias", l) : NAME("h.%d.ln_1.bias", l),
-                (uint64_t)d, 0, y->n1_b, 0);
+            add(L, gguf ? NAME("blk.%d.attn_norm.bias", l) : NAME("h.%d.ln_1.bias", l), (uint64_t)d,
+                0, y->n1_b, 0);
             add_w(L, gguf ? NAME("blk.%d.attn_qkv.weight", l) : NAME("h.%d.attn.c_attn.weight", l),
                   &y->qkv, 0, y->qkv.rows, t);
             add(L, gguf ? NAME("blk.%d.attn_qkv.bias", l) : NAME("h.%d.attn.c_attn.bias", l),
                 (uint64_t)y->qkv.rows, 0, y->b_qkv, 0);
-            add_w(L, gguf ? NAME("blk.%d.attn_output.weight", l) : NAME("h.%d.attn.c_proj.weight", l),
+            add_w(L,
+                  gguf ? NAME("blk.%d.attn_output.weight", l) : NAME("h.%d.attn.c_proj.weight", l),
                   &y->o, 0, d, t);
             add(L, gguf ? NAME("blk.%d.attn_output.bias", l) : NAME("h.%d.attn.c_proj.bias", l),
                 (uint64_t)d, 0, y->b_o, 0);
             add(L, gguf ? NAME("blk.%d.ffn_norm.weight", l) : NAME("h.%d.ln_2.weight", l),
                 (uint64_t)d, 0, y->n2_g, 0);
-            add(L, gguf ? NAME("blk.%d.ffn_norm.bias", l) : NAME("h.%d.ln_2.bias", l),
-                (uint64_t)d, 0, y->n2_b, 0);
+            add(L, gguf ? NAME("blk.%d.ffn_norm.bias", l) : NAME("h.%d.ln_2.bias", l), (uint64_t)d,
+                0, y->n2_b, 0);
             add_w(L, gguf ? NAME("blk.%d.ffn_up.weight", l) : NAME("h.%d.mlp.c_fc.weight", l),
                   &y->up, 0, ff, t);
             add(L, gguf ? NAME("blk.%d.ffn_up.bias", l) : NAME("h.%d.mlp.c_fc.bias", l),
@@ -109,47 +144,63 @@ static void collect(const ie_model *m, int gguf, list *L)
                 (uint64_t)d, 0, y->b_down, 0);
         }
     } else if (c->arch == IE_ARCH_LLAMA) {
-        add_w(L, gguf ? "token_embd.weight" : "model.embed_tokens.weight", &m->tok, 0,
-              c->vocab, 0);
+        add_w(L, gguf ? "token_embd.weight" : "model.embed_tokens.weight", &m->tok, 0, c->vocab, 0);
         add_w(L, gguf ? "output.weight" : "lm_head.weight", &m->head, 0, c->vocab, 0);
         add(L, gguf ? "output_norm.weight" : "model.norm.weight", (uint64_t)d, 0, m->fin_g, 0);
         for (int l = 0; l < c->n_layers; l++) {
             const ie_layer *y = &m->layers[l];
             const char *p = "model.layers";
 
-            add(L, gguf ? NAME("blk.%d.attn_norm.weight", l) : NAME("%s.%d.input_layernorm.weight", p, l),
+            add(L,
+                gguf ? NAME("blk.%d.attn_norm.weight", l)
+                     : NAME("%s.%d.input_layernorm.weight", p, l),
                 (uint64_t)d, 0, y->n1_g, 0);
-            add_w(L, gguf ? NAME("blk.%d.attn_q.weight", l) : NAME("%s.%d.self_attn.q_proj.weight", p, l),
+            add_w(L,
+                  gguf ? NAME("blk.%d.attn_q.weight", l)
+                       : NAME("%s.%d.self_attn.q_proj.weight", p, l),
                   &y->qkv, 0, qh, 0);
-            add_w(L, gguf ? NAME("blk.%d.attn_k.weight", l) : NAME("%s.%d.self_attn.k_proj.weight", p, l),
+            add_w(L,
+                  gguf ? NAME("blk.%d.attn_k.weight", l)
+                       : NAME("%s.%d.self_attn.k_proj.weight", p, l),
                   &y->qkv, qh, kh, 0);
-            add_w(L, gguf ? NAME("blk.%d.attn_v.weight", l) : NAME("%s.%d.self_attn.v_proj.weight", p, l),
+            add_w(L,
+                  gguf ? NAME("blk.%d.attn_v.weight", l)
+                       : NAME("%s.%d.self_attn.v_proj.weight", p, l),
                   &y->qkv, qh + kh, kh, 0);
-            add_w(L, gguf ? NAME("blk.%d.attn_output.weight", l) : NAME("%s.%d.self_attn.o_proj.weight", p, l),
+            add_w(L,
+                  gguf ? NAME("blk.%d.attn_output.weight", l)
+                       : NAME("%s.%d.self_attn.o_proj.weight", p, l),
                   &y->o, 0, d, 0);
-            add(L, gguf ? NAME("blk.%d.ffn_norm.weight", l) : NAME("%s.%d.post_attention_layernorm.weight", p, l),
+            add(L,
+                gguf ? NAME("blk.%d.ffn_norm.weight", l)
+                     : NAME("%s.%d.post_attention_layernorm.weight", p, l),
                 (uint64_t)d, 0, y->n2_g, 0);
-            add_w(L, gguf ? NAME("blk.%d.ffn_gate.weight", l) : NAME("%s.%d.mlp.gate_proj.weight", p, l),
+            add_w(L,
+                  gguf ? NAME("blk.%d.ffn_gate.weight", l)
+                       : NAME("%s.%d.mlp.gate_proj.weight", p, l),
                   &y->up, 0, ff, 0);
-            add_w(L, gguf ? NAME("blk.%d.ffn_up.weight", l) : NAME("%s.%d.mlp.up_proj.weight", p, l),
+            add_w(L,
+                  gguf ? NAME("blk.%d.ffn_up.weight", l) : NAME("%s.%d.mlp.up_proj.weight", p, l),
                   &y->up, ff, ff, 0);
-            add_w(L, gguf ? NAME("blk.%d.ffn_down.weight", l) : NAME("%s.%d.mlp.down_proj.weight", p, l),
+            add_w(L,
+                  gguf ? NAME("blk.%d.ffn_down.weight", l)
+                       : NAME("%s.%d.mlp.down_proj.weight", p, l),
                   &y->down, 0, d, 0);
         }
     } else {
         const char *e = "bert.embeddings";
 
-        add_w(L, gguf ? "token_embd.weight" : "bert.embeddings.word_embeddings.weight",
-              &m->tok, 0, c->vocab, 0);
+        add_w(L, gguf ? "token_embd.weight" : "bert.embeddings.word_embeddings.weight", &m->tok, 0,
+              c->vocab, 0);
         add(L, gguf ? "position_embd.weight" : NAME("%s.position_embeddings.weight", e),
             (uint64_t)c->max_pos, (uint64_t)d, m->pos, 0);
         add(L, gguf ? "token_types.weight" : NAME("%s.token_type_embeddings.weight", e),
             (uint64_t)c->type_vocab, (uint64_t)d, m->type, 0);
         /* old-style gamma/beta names on purpose */
-        add(L, gguf ? "token_embd_norm.weight" : NAME("%s.LayerNorm.gamma", e),
-            (uint64_t)d, 0, m->emb_g, 0);
-        add(L, gguf ? "token_embd_norm.bias" : NAME("%s.LayerNorm.beta", e),
-            (uint64_t)d, 0, m->emb_b, 0);
+        add(L, gguf ? "token_embd_norm.weight" : NAME("%s.LayerNorm.gamma", e), (uint64_t)d, 0,
+            m->emb_g, 0);
+        add(L, gguf ? "token_embd_norm.bias" : NAME("%s.LayerNorm.beta", e), (uint64_t)d, 0,
+            m->emb_b, 0);
         for (int l = 0; l < c->n_layers; l++) {
             const ie_layer *y = &m->layers[l];
             const char *p = "bert.encoder.layer";
@@ -157,38 +208,58 @@ static void collect(const ie_model *m, int gguf, list *L)
             static const char *const gq[] = {"q", "k", "v"};
 
             for (int k = 0; k < 3; k++) {
-                add_w(L, gguf ? NAME("blk.%d.attn_%s.weight", l, gq[k])
-                              : NAME("%s.%d.attention.self.%s.weight", p, l, qkv[k]),
+                add_w(L,
+                      gguf ? NAME("blk.%d.attn_%s.weight", l, gq[k])
+                           : NAME("%s.%d.attention.self.%s.weight", p, l, qkv[k]),
                       &y->qkv, k * qh, qh, 0);
-                add(L, gguf ? NAME("blk.%d.attn_%s.bias", l, gq[k])
-                            : NAME("%s.%d.attention.self.%s.bias", p, l, qkv[k]),
+                add(L,
+                    gguf ? NAME("blk.%d.attn_%s.bias", l, gq[k])
+                         : NAME("%s.%d.attention.self.%s.bias", p, l, qkv[k]),
                     (uint64_t)qh, 0, y->b_qkv + k * qh, 0);
             }
-            add_w(L, gguf ? NAME("blk.%d.attn_output.weight", l) : NAME("%s.%d.attention.output.dense.weight", p, l),
+            add_w(L,
+                  gguf ? NAME("blk.%d.attn_output.weight", l)
+                       : NAME("%s.%d.attention.output.dense.weight", p, l),
                   &y->o, 0, d, 0);
-            add(L, gguf ? NAME("blk.%d.attn_output.bias", l) : NAME("%s.%d.attention.output.dense.bias", p, l),
+            add(L,
+                gguf ? NAME("blk.%d.attn_output.bias", l)
+                     : NAME("%s.%d.attention.output.dense.bias", p, l),
                 (uint64_t)d, 0, y->b_o, 0);
-            add(L, gguf ? NAME("blk.%d.attn_output_norm.weight", l) : NAME("%s.%d.attention.output.LayerNorm.weight", p, l),
+            add(L,
+                gguf ? NAME("blk.%d.attn_output_norm.weight", l)
+                     : NAME("%s.%d.attention.output.LayerNorm.weight", p, l),
                 (uint64_t)d, 0, y->n1_g, 0);
-            add(L, gguf ? NAME("blk.%d.attn_output_norm.bias", l) : NAME("%s.%d.attention.output.LayerNorm.bias", p, l),
+            add(L,
+                gguf ? NAME("blk.%d.attn_output_norm.bias", l)
+                     : NAME("%s.%d.attention.output.LayerNorm.bias", p, l),
                 (uint64_t)d, 0, y->n1_b, 0);
-            add_w(L, gguf ? NAME("blk.%d.ffn_up.weight", l) : NAME("%s.%d.intermediate.dense.weight", p, l),
+            add_w(L,
+                  gguf ? NAME("blk.%d.ffn_up.weight", l)
+                       : NAME("%s.%d.intermediate.dense.weight", p, l),
                   &y->up, 0, ff, 0);
-            add(L, gguf ? NAME("blk.%d.ffn_up.bias", l) : NAME("%s.%d.intermediate.dense.bias", p, l),
+            add(L,
+                gguf ? NAME("blk.%d.ffn_up.bias", l) : NAME("%s.%d.intermediate.dense.bias", p, l),
                 (uint64_t)ff, 0, y->b_up, 0);
-            add_w(L, gguf ? NAME("blk.%d.ffn_down.weight", l) : NAME("%s.%d.output.dense.weight", p, l),
+            add_w(L,
+                  gguf ? NAME("blk.%d.ffn_down.weight", l)
+                       : NAME("%s.%d.output.dense.weight", p, l),
                   &y->down, 0, d, 0);
             add(L, gguf ? NAME("blk.%d.ffn_down.bias", l) : NAME("%s.%d.output.dense.bias", p, l),
                 (uint64_t)d, 0, y->b_down, 0);
-            add(L, gguf ? NAME("blk.%d.layer_output_norm.weight", l) : NAME("%s.%d.output.LayerNorm.weight", p, l),
+            add(L,
+                gguf ? NAME("blk.%d.layer_output_norm.weight", l)
+                     : NAME("%s.%d.output.LayerNorm.weight", p, l),
                 (uint64_t)d, 0, y->n2_g, 0);
-            add(L, gguf ? NAME("blk.%d.layer_output_norm.bias", l) : NAME("%s.%d.output.LayerNorm.bias", p, l),
+            add(L,
+                gguf ? NAME("blk.%d.layer_output_norm.bias", l)
+                     : NAME("%s.%d.output.LayerNorm.bias", p, l),
                 (uint64_t)d, 0, y->n2_b, 0);
         }
     }
 #undef NAME
 }
 
+/* f rounded to the nearest IEEE half (ties to even on the dropped bits). */
 static uint16_t to_f16(float f)
 {
     uint32_t u, sign, man;
@@ -206,32 +277,45 @@ static uint16_t to_f16(float f)
     }
     if (exp >= 31)
         return (uint16_t)(sign | 0x7c00u);
-    return (uint16_t)(sign | (uint32_t)(exp << 10) | (man >> 13)) +
-           (uint16_t)((man >> 12) & 1u);
+    return (uint16_t)(sign | (uint32_t)(exp << 10) | (man >> 13)) + (uint16_t)((man >> 12) & 1u);
 }
 
+/* Bytes per element of "F32" (4) or "F16"/"BF16" (2). */
 static size_t esize(const char *type)
 {
     return strcmp(type, "F32") == 0 ? 4 : 2;
 }
 
+/* Writes e's elements as type, CHUNK at a time (write errors show in
+ * ferror(f)). */
 static void put_elems(FILE *f, const entry *e, const char *type)
 {
     uint64_t n = e->rows * (e->cols ? e->cols : 1);
+    uint16_t half[CHUNK];
+    int f16 = strcmp(type, "F16") == 0;
 
-    for (uint64_t i = 0; i < n; i++) {
-        float v = e->data[i];
+    if (strcmp(type, "F32") == 0) {
+        fwrite(e->data, sizeof(float), (size_t)n, f);
+        return;
+    }
+    for (uint64_t i = 0; i < n; i += CHUNK) {
+        size_t k = n - i < CHUNK ? (size_t)(n - i) : CHUNK;
 
-        if (strcmp(type, "F32") == 0) {
-            fwrite(&v, 4, 1, f);
-        } else {
-            uint16_t h = strcmp(type, "F16") == 0 ? to_f16(v) : ie_f32_to_bf16(v);
-
-            fwrite(&h, 2, 1, f);
-        }
+        for (size_t j = 0; j < k; j++)
+            half[j] = f16 ? to_f16(e->data[i + j]) : ie_f32_to_bf16(e->data[i + j]);
+        fwrite(half, 2, k, f);
     }
 }
 
+/* Closes f: 0 when every write and the close succeeded, else -1. */
+static int close_checked(FILE *f)
+{
+    int bad = ferror(f);
+
+    return (fclose(f) != 0 || bad) ? -1 : 0;
+}
+
+/* The safetensors file: 8-byte header length, the JSON header, the data. */
 static int write_st(const list *L, const char *path, const char *type)
 {
     cJSON *root = cJSON_CreateObject(), *meta = cJSON_CreateObject();
@@ -243,8 +327,7 @@ static int write_st(const list *L, const char *path, const char *type)
     cJSON_AddItemToObject(root, "__metadata__", meta);
     for (int i = 0; i < L->n; i++) {
         const entry *e = &L->e[i];
-        cJSON *t = cJSON_CreateObject(), *sh = cJSON_CreateArray(),
-              *of = cJSON_CreateArray();
+        cJSON *t = cJSON_CreateObject(), *sh = cJSON_CreateArray(), *of = cJSON_CreateArray();
         uint64_t bytes = e->rows * (e->cols ? e->cols : 1) * esize(type);
 
         cJSON_AddStringToObject(t, "dtype", type);
@@ -273,9 +356,11 @@ static int write_st(const list *L, const char *path, const char *type)
     for (int i = 0; i < L->n; i++)
         put_elems(f, &L->e[i], type);
     free(json);
-    return fclose(f) == 0 ? 0 : -1;
+    return close_checked(f);
 }
 
+/* Little-endian scalars and GGUF strings and key-values (x86/arm64 are
+ * little-endian, as GGUF and safetensors are). */
 static void w_u32(FILE *f, uint32_t v)
 {
     fwrite(&v, 4, 1, f);
@@ -299,8 +384,9 @@ static void w_kv_u32(FILE *f, const char *key, uint32_t v)
     w_u32(f, v);
 }
 
-static int write_gguf(const ie_model *m, const list *L, const char *path,
-                      const char *type)
+/* The GGUF v3 file: header, the metadata the loader checks, the tensor
+ * infos, then the data, 32-byte aligned. */
+static int write_gguf(const ie_model *m, const list *L, const char *path, const char *type)
 {
     static const char *const arch[] = {"", "bert", "gpt2", "llama"};
     const ie_config *c = &m->cfg;
@@ -350,19 +436,21 @@ static int write_gguf(const ie_model *m, const list *L, const char *path,
         while (ftell(f) % 32 != 0)
             fputc(0, f);
     }
-    return fclose(f) == 0 ? 0 : -1;
+    return close_checked(f);
 }
 
-int tt_write_model(const ie_model *m, const char *path, int gguf,
-                   const char *type)
+int ie_model_write(const ie_model *m, const char *path, int gguf, const char *type)
 {
-    list *L = calloc(1, sizeof(*L));
-    int rc;
+    list L = {NULL, 0, 0, 0};
+    int rc = -1;
 
-    collect(m, gguf, L);
-    rc = gguf ? write_gguf(m, L, path, type) : write_st(L, path, type);
-    for (int i = 0; i < L->n; i++)
-        free(L->e[i].data);
-    free(L);
+    if (strcmp(type, "F32") != 0 && strcmp(type, "F16") != 0 && strcmp(type, "BF16") != 0)
+        return -1;
+    collect(m, gguf, &L);
+    if (!L.failed)
+        rc = gguf ? write_gguf(m, &L, path, type) : write_st(&L, path, type);
+    for (int i = 0; i < L.n; i++)
+        free(L.e[i].data);
+    free(L.e);
     return rc;
 }
