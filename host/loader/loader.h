@@ -18,16 +18,25 @@
 #include <stddef.h>
 
 typedef struct bh_search_path {
-    char **dirs;  /* a dir ending in "/+" means: its immediate subdirs */
+    char **dirs; /* a dir ending in "/+" means: its immediate subdirs */
     size_t n;
     size_t cap;
 } bh_search_path;
 
 /* Builds the search path from the environment, the config's plugin_path
  * (borrowed strings, copied) and the build/installed locations. */
-void bh_search_path_init(bh_search_path *sp, char *const *config_dirs,
-                         size_t n_config_dirs);
+void bh_search_path_init(bh_search_path *sp, char *const *config_dirs, size_t n_config_dirs);
 void bh_search_path_free(bh_search_path *sp);
+
+/* Puts dir and its immediate subfolders ("dir/+") in front of sp, so a
+ * plugin file there wins over every other entry (bhost ab: one build's
+ * plugins). */
+void bh_search_path_prepend(bh_search_path *sp, const char *dir);
+
+/* The file named like path's last component in dir or one level below it
+ * (a build tree's plugins/NAME/NAME.so): absolute (symbolic links
+ * resolved), a new string, or NULL when neither has it. */
+char *bh_loader_find_in_dir(const char *dir, const char *path);
 
 /* Resolves name to an absolute file path (free() it), or NULL with e set
  * to "plugin 'x' not found in: dir1:dir2". */
@@ -62,8 +71,7 @@ typedef struct bh_plugin {
  * flags, strings) before calling init(api), then fetches the interfaces.
  * Each failure has its own one-line message in e. The library is never
  * closed. Returns 0 or -1. */
-int bh_loader_open(const char *path, const bhost_host_api *api,
-                   bh_plugin *out, bh_error *e);
+int bh_loader_open(const char *path, const bhost_host_api *api, bh_plugin *out, bh_error *e);
 
 /* Releases what bh_loader_open allocated (the library stays loaded). */
 void bh_plugin_release(bh_plugin *p);

@@ -44,8 +44,7 @@ static int running_from_build_tree(void)
     return strncmp(exe, root, rl) == 0 && exe[rl] == '/';
 }
 
-void bh_search_path_init(bh_search_path *sp, char *const *config_dirs,
-                         size_t n_config_dirs)
+void bh_search_path_init(bh_search_path *sp, char *const *config_dirs, size_t n_config_dirs)
 {
     const char *env = getenv("BHOST_PLUGIN_PATH");
 
@@ -54,8 +53,7 @@ void bh_search_path_init(bh_search_path *sp, char *const *config_dirs,
         char *copy = bh_xstrdup(env);
         char *save = NULL;
 
-        for (char *tok = strtok_r(copy, ":", &save); tok;
-             tok = strtok_r(NULL, ":", &save))
+        for (char *tok = strtok_r(copy, ":", &save); tok; tok = strtok_r(NULL, ":", &save))
             add_dir(sp, tok);
         free(copy);
     }
@@ -124,6 +122,36 @@ static char *find_in_entry(const char *entry, const char *file)
     }
 }
 
+void bh_search_path_prepend(bh_search_path *sp, const char *dir)
+{
+    char *sub = bh_xasprintf("%s/+", dir);
+    bh_search_path front;
+
+    memset(&front, 0, sizeof(front));
+    add_dir(&front, dir);
+    add_dir(&front, sub);
+    for (size_t i = 0; i < sp->n; i++)
+        add_dir(&front, sp->dirs[i]);
+    free(sub);
+    bh_search_path_free(sp);
+    *sp = front;
+}
+
+char *bh_loader_find_in_dir(const char *dir, const char *path)
+{
+    const char *base = strrchr(path, '/');
+    char *sub, *found;
+
+    base = base ? base + 1 : path;
+    found = find_in_entry(dir, base);
+    if (found)
+        return found;
+    sub = bh_xasprintf("%s/+", dir);
+    found = find_in_entry(sub, base);
+    free(sub);
+    return found;
+}
+
 char *bh_loader_find(const bh_search_path *sp, const char *name, bh_error *e)
 {
     size_t len = strlen(name);
@@ -153,9 +181,8 @@ char *bh_loader_find(const bh_search_path *sp, const char *name, bh_error *e)
         size_t dl = strlen(sp->dirs[i]);
         int subdirs = dl >= 2 && strcmp(sp->dirs[i] + dl - 2, "/+") == 0;
 
-        bh_strbuf_printf(&where, "%s%.*s%s", i ? ":" : "",
-                         (int)(subdirs ? dl - 2 : dl), sp->dirs[i],
-                         subdirs ? "/*" : "");
+        bh_strbuf_printf(&where, "%s%.*s%s", i ? ":" : "", (int)(subdirs ? dl - 2 : dl),
+                         sp->dirs[i], subdirs ? "/*" : "");
     }
     bh_error_set(e, "plugin '%s' not found (looked for %s in %s)", name, file,
                  sp->n ? bh_strbuf_str(&where) : "an empty search path");
@@ -167,8 +194,7 @@ char *bh_loader_find(const bh_search_path *sp, const char *name, bh_error *e)
 /* Adds the *.so files of dir to the list, skipping file names already in
  * (compared as found, before symbolic links are resolved); names[] holds
  * those file names in step with out[]. */
-static void list_dir(const char *dir, char ***out, char ***names, size_t *n,
-                     size_t *cap)
+static void list_dir(const char *dir, char ***out, char ***names, size_t *n, size_t *cap)
 {
     DIR *d = opendir(dir);
     struct dirent *de;
@@ -237,11 +263,11 @@ void bh_loader_list(const bh_search_path *sp, char ***out, size_t *n)
 
             while (d && (de = readdir(d)))
                 if (de->d_name[0] != '.')
-                    BH_PUSH(subs, ns, cs,
-                            bh_xasprintf("%s/%s", base, de->d_name));
+                    BH_PUSH(subs, ns, cs, bh_xasprintf("%s/%s", base, de->d_name));
             if (d)
                 closedir(d);
-            qsort(subs, ns, sizeof(*subs), cmp_str);
+            if (ns > 1)
+                qsort(subs, ns, sizeof(*subs), cmp_str);
             for (size_t j = 0; j < ns; j++) {
                 if (bh_is_directory(subs[j]))
                     list_dir(subs[j], out, &names, n, &cap);
@@ -256,5 +282,6 @@ void bh_loader_list(const bh_search_path *sp, char ***out, size_t *n)
     for (size_t i = 0; i < *n; i++)
         free(names[i]);
     free(names);
-    qsort(*out, *n, sizeof(**out), cmp_base);
+    if (*n > 1)
+        qsort(*out, *n, sizeof(**out), cmp_base);
 }

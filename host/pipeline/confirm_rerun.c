@@ -8,49 +8,18 @@
 #include "bh_fs.h"
 #include "bh_mem.h"
 #include "executor.h"
+#include "loader.h"
 #include "result_build.h"
 #include "result_view.h"
 
-#include <dirent.h>
-#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* A file named like path's last component in dir or one level below it
- * (a build tree's plugins/NAME/NAME.so); absolute, new string, or NULL. */
-static char *find_in_dir(const char *dir, const char *path)
-{
-    const char *base = strrchr(path, '/');
-    char *cand;
-    char buf[PATH_MAX];
-    DIR *d;
-    struct dirent *de;
-    char *found = NULL;
-
-    base = base ? base + 1 : path;
-    cand = bh_xasprintf("%s/%s", dir, base);
-    if (bh_is_regular_file(cand) && realpath(cand, buf))
-        found = bh_xstrdup(buf);
-    free(cand);
-    if (found || !(d = opendir(dir)))
-        return found;
-    while (!found && (de = readdir(d))) {
-        if (de->d_name[0] == '.')
-            continue;
-        cand = bh_xasprintf("%s/%s/%s", dir, de->d_name, base);
-        if (bh_is_regular_file(cand) && realpath(cand, buf))
-            found = bh_xstrdup(buf);
-        free(cand);
-    }
-    closedir(d);
-    return found;
-}
-
 /* A fresh, not yet run copy of c running plugin (and backend) from the
  * given files, with runs runs. */
-static bh_case clone_case(const bh_case *c, const char *plugin_path,
-                          const char *backend_path, uint32_t runs)
+static bh_case clone_case(const bh_case *c, const char *plugin_path, const char *backend_path,
+                          uint32_t runs)
 {
     bh_case k;
 
@@ -96,8 +65,8 @@ static void fail_case(bh_regress_report *r, const char *id, const char *msg)
 
 /* The distinct case ids of r's suspect items that can be rerun, cloned
  * into cp (paired: A then B per case). Returns the number of cases. */
-static size_t build_plan(bh_regress_report *r, const bh_plan *plan,
-                         const bh_confirm_opts *o, bh_plan *cp, char ***ids)
+static size_t build_plan(bh_regress_report *r, const bh_plan *plan, const bh_confirm_opts *o,
+                         bh_plan *cp, char ***ids)
 {
     size_t n = 0;
 
@@ -119,8 +88,8 @@ static size_t build_plan(bh_regress_report *r, const bh_plan *plan,
             continue;
         }
         if (o->baseline_plugins) {
-            char *pa = find_in_dir(o->baseline_plugins, c->plugin_path);
-            char *ba = c->backend_path ? find_in_dir(o->baseline_plugins, c->backend_path)
+            char *pa = bh_loader_find_in_dir(o->baseline_plugins, c->plugin_path);
+            char *ba = c->backend_path ? bh_loader_find_in_dir(o->baseline_plugins, c->backend_path)
                                        : NULL;
 
             if (!pa) {
@@ -136,8 +105,7 @@ static size_t build_plan(bh_regress_report *r, const bh_plan *plan,
             free(pa);
             free(ba);
         }
-        BH_PUSH(cp->cases, cp->n, cp->cap,
-                clone_case(c, c->plugin_path, c->backend_path, o->runs));
+        BH_PUSH(cp->cases, cp->n, cp->cap, clone_case(c, c->plugin_path, c->backend_path, o->runs));
         (*ids)[n++] = it->case_id;
     }
     return n;

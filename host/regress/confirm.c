@@ -19,30 +19,61 @@ typedef struct block {
     uint32_t a_first;
 } block;
 
-bh_regress_slot *bh_regress_abba_schedule(size_t n_cases, uint32_t pairs,
-                                          uint64_t seed, size_t *n)
+bh_regress_slot *bh_regress_abba_schedule(size_t n_cases, uint32_t pairs, uint64_t seed, size_t *n)
 {
-    size_t per = (pairs + 1) / 2, nb = n_cases * per, at = 0;
+    uint32_t *each = bh_xcalloc(n_cases ? n_cases : 1, sizeof(*each));
+    bh_regress_slot *s;
+
+    for (size_t k = 0; k < n_cases; k++)
+        each[k] = pairs;
+    s = bh_regress_abba_schedule_each(n_cases, each, seed, n);
+    free(each);
+    return s;
+}
+
+/* The blocks of the ABBA schedule: per case k, pairs[k] / 2 blocks of two
+ * pairs and a lone last pair when pairs[k] is odd, each with a seeded coin
+ * for its order. A new array of *nb blocks (NULL when none). */
+static block *abba_blocks(size_t n_cases, const uint32_t *pairs, bh_rng *rng, size_t *nb)
+{
+    size_t total = 0, at = 0;
+    block *b;
+
+    for (size_t k = 0; k < n_cases; k++)
+        total += (pairs[k] + 1) / 2;
+    *nb = total;
+    if (total == 0)
+        return NULL;
+    b = bh_xcalloc(total, sizeof(*b));
+    for (size_t k = 0; k < n_cases; k++)
+        for (uint32_t j = 0; 2 * j < pairs[k]; j++) {
+            block *x = &b[at++];
+
+            x->k = (uint32_t)k;
+            x->pair = 2 * j;
+            x->count = 2 * j + 1 < pairs[k] ? 2 : 1;
+            x->a_first = (uint32_t)bh_rng_below(rng, 2);
+        }
+    return b;
+}
+
+bh_regress_slot *bh_regress_abba_schedule_each(size_t n_cases, const uint32_t *pairs, uint64_t seed,
+                                               size_t *n)
+{
+    size_t nb, at = 0, slots = 0;
     block *b;
     bh_regress_slot *s;
     bh_rng rng;
 
     *n = 0;
-    if (n_cases == 0 || pairs == 0)
-        return NULL;
     bh_rng_seed(&rng, seed);
-    b = bh_xcalloc(nb, sizeof(*b));
-    for (size_t k = 0; k < n_cases; k++)
-        for (size_t j = 0; j < per; j++) {
-            block *x = &b[k * per + j];
-
-            x->k = (uint32_t)k;
-            x->pair = (uint32_t)(2 * j);
-            x->count = 2 * j + 1 < pairs ? 2 : 1;
-            x->a_first = (uint32_t)bh_rng_below(&rng, 2);
-        }
+    b = abba_blocks(n_cases, pairs, &rng, &nb);
+    if (!b)
+        return NULL;
     bh_rng_shuffle(&rng, b, nb, sizeof(*b));
-    s = bh_xcalloc(2 * (size_t)pairs * n_cases, sizeof(*s));
+    for (size_t k = 0; k < n_cases; k++)
+        slots += 2 * (size_t)pairs[k];
+    s = bh_xcalloc(slots, sizeof(*s));
     for (size_t i = 0; i < nb; i++) {
         uint32_t a = 2 * b[i].k, bb = 2 * b[i].k + 1;
         uint32_t first = b[i].a_first ? a : bb, second = b[i].a_first ? bb : a;
@@ -60,8 +91,8 @@ bh_regress_slot *bh_regress_abba_schedule(size_t n_cases, uint32_t pairs,
     return s;
 }
 
-bh_regress_slot *bh_regress_shuffled_schedule(size_t n_cases, uint32_t runs,
-                                              uint64_t seed, size_t *n)
+bh_regress_slot *bh_regress_shuffled_schedule(size_t n_cases, uint32_t runs, uint64_t seed,
+                                              size_t *n)
 {
     bh_regress_slot *s;
     bh_rng rng;
@@ -102,8 +133,8 @@ static double *copy_values(const double *v, size_t n)
     return c;
 }
 
-void bh_regress_confirm_paired(bh_regress_item *it, const double *base,
-                               const double *cand, size_t n, double level)
+void bh_regress_confirm_paired(bh_regress_item *it, const double *base, const double *cand,
+                               size_t n, double level)
 {
     double *b = bh_xcalloc(n ? n : 1, sizeof(double));
     double *c = bh_xcalloc(n ? n : 1, sizeof(double));
@@ -121,8 +152,7 @@ void bh_regress_confirm_paired(bh_regress_item *it, const double *base,
     it->conf.cand_values = copy_values(c, k);
     it->conf.n_base_values = it->conf.n_cand_values = k;
     if (k < 2)
-        it->conf.error = bh_xasprintf("only %zu complete pair%s of ok runs", k,
-                                      k == 1 ? "" : "s");
+        it->conf.error = bh_xasprintf("only %zu complete pair%s of ok runs", k, k == 1 ? "" : "s");
     else if (bh_regress_test_paired(b, c, k, level, &it->conf.st) != 0)
         it->conf.error = bh_xstrdup("the baseline median is 0, so there is no relative "
                                     "change");
@@ -130,9 +160,9 @@ void bh_regress_confirm_paired(bh_regress_item *it, const double *base,
     free(c);
 }
 
-void bh_regress_confirm_unpaired(bh_regress_item *it, const double *base,
-                                 size_t nb, const double *cand, size_t nc,
-                                 bh_regress_method method, double level)
+void bh_regress_confirm_unpaired(bh_regress_item *it, const double *base, size_t nb,
+                                 const double *cand, size_t nc, bh_regress_method method,
+                                 double level)
 {
     conf_reset(it);
     it->conf.paired = 0;
@@ -163,8 +193,7 @@ void bh_regress_confirm_decide(bh_regress_report *r, const bh_regress_config *cf
 
             if (!it->conf.done || it->conf.error)
                 continue;
-            bh_regress_thresholds th = it->conf.paired ? bh_regress_paired_thresholds(it)
-                                                       : it->th;
+            bh_regress_thresholds th = it->conf.paired ? bh_regress_paired_thresholds(it) : it->th;
 
             it->conf.st.q = p[k++];
             bh_regress_classify(&it->conf.st, it->direction, &th, cfg->fdr, m, &it->conf.v);

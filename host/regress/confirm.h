@@ -39,13 +39,17 @@ typedef struct bh_regress_slot {
  * above; an odd last pair is a lone AB or BA). A new array of
  * 2 * pairs * n_cases slots in *n (free() it); NULL when empty. Pure,
  * deterministic in seed. */
-bh_regress_slot *bh_regress_abba_schedule(size_t n_cases, uint32_t pairs,
-                                          uint64_t seed, size_t *n);
+bh_regress_slot *bh_regress_abba_schedule(size_t n_cases, uint32_t pairs, uint64_t seed, size_t *n);
+
+/* The same schedule with pairs[k] pairs for case k (bhost ab: cases of
+ * suites with different runs); a case with 0 pairs has no slot. Pure. */
+bh_regress_slot *bh_regress_abba_schedule_each(size_t n_cases, const uint32_t *pairs, uint64_t seed,
+                                               size_t *n);
 
 /* The unpaired schedule: runs 0..runs-1 of clones 0..n_cases-1, shuffled.
  * New array of runs * n_cases slots in *n (free() it). Pure. */
-bh_regress_slot *bh_regress_shuffled_schedule(size_t n_cases, uint32_t runs,
-                                              uint64_t seed, size_t *n);
+bh_regress_slot *bh_regress_shuffled_schedule(size_t n_cases, uint32_t runs, uint64_t seed,
+                                              size_t *n);
 
 /* Fills it->conf from the confirmation data: paired (base[i], cand[i])
  * for i < n with both finite, or unpaired candidate values cand[0..nc)
@@ -53,11 +57,11 @@ bh_regress_slot *bh_regress_shuffled_schedule(size_t n_cases, uint32_t runs,
  * values used. Sets conf.done; conf.error (a new string) when fewer than
  * 2 values (pairs) remain or the test fails. q and the verdict are set
  * later by bh_regress_confirm_decide. Pure. */
-void bh_regress_confirm_paired(bh_regress_item *it, const double *base,
-                               const double *cand, size_t n, double level);
-void bh_regress_confirm_unpaired(bh_regress_item *it, const double *base,
-                                 size_t nb, const double *cand, size_t nc,
-                                 bh_regress_method method, double level);
+void bh_regress_confirm_paired(bh_regress_item *it, const double *base, const double *cand,
+                               size_t n, double level);
+void bh_regress_confirm_unpaired(bh_regress_item *it, const double *base, size_t nb,
+                                 const double *cand, size_t nc, bh_regress_method method,
+                                 double level);
 
 /* Adjusts the p of every confirmed item of r by Benjamini-Hochberg over
  * the confirmed set, classifies each confirmation (its own thresholds,

@@ -65,8 +65,7 @@ static int walk(const char *dir, int depth, paths *out, bh_history_set *set, bh_
             free(path);
             continue;
         }
-        if (S_ISDIR(st.st_mode) && strcmp(de->d_name, "baselines") != 0 &&
-            depth + 1 < MAX_DEPTH) {
+        if (S_ISDIR(st.st_mode) && strcmp(de->d_name, "baselines") != 0 && depth + 1 < MAX_DEPTH) {
             walk(path, depth + 1, out, set, e);
             free(path);
         } else if (S_ISREG(st.st_mode) && is_json_name(de->d_name)) {
@@ -167,8 +166,7 @@ static const char *non_empty(const char *s)
 
 /* Reads one file into set. Returns 0 (read, or skipped with a warning) or
  * -1 with e set when it is malformed and filter->strict. */
-static int read_one(bh_history_set *set, const char *path, const bh_history_filter *f,
-                    bh_error *e)
+static int read_one(bh_history_set *set, const char *path, const bh_history_filter *f, bh_error *e)
 {
     bh_error err = {""};
     cJSON *doc = bh_result_read(path, &err);
@@ -195,6 +193,12 @@ static int read_one(bh_history_set *set, const char *path, const bh_history_filt
     }
     if (f && f->config && strcmp(config, f->config) != 0) {
         set->n_other_config++;
+        cJSON_Delete(doc);
+        return 0;
+    }
+    /* a bhost ab result measured two builds side by side: neither is a
+       point of the config's history (docs/results-schema.md, ab) */
+    if (cJSON_GetObjectItemCaseSensitive(doc, "ab")) {
         cJSON_Delete(doc);
         return 0;
     }
