@@ -13,6 +13,9 @@ static const bhost_bench_desc *const benches[] = {
 #ifdef BH_SCI_HAVE_FFTW
     &bh_sci_fft,
 #endif
+    &bh_sci_conv,
+    &bh_sci_pool,
+    &bh_sci_norm,
 };
 
 BH_PLUGIN_FACTORY(benches, BH_PLUGIN_COUNT(benches))

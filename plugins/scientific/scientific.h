@@ -20,4 +20,9 @@ extern const bhost_bench_desc bh_sci_spmv, bh_sci_spmm;
 /* FFT: FFTW3 plans and the plugin's radix-2 (bench_fft.c). */
 extern const bhost_bench_desc bh_sci_fft;
 
+/* Layers: convolution (direct, im2col + OpenBLAS, oneDNN), pooling and
+ * normalisation, f32 NCHW / NHWC (bench_conv.c, bench_pool.c,
+ * bench_norm.c). */
+extern const bhost_bench_desc bh_sci_conv, bh_sci_pool, bh_sci_norm;
+
 #endif /* BH_SCIENTIFIC_H */
