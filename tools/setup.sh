@@ -53,6 +53,8 @@ groups=(
     bible-kjv jargon-text fortunes-min fortunes-zh fortunes-ru fortunes-de fortunes-es
     debian-reference-en debian-reference-zh-cn debian-reference-ja debian-faq"
   "the wasm-sim plugin|clang-14 lld-14 wabt"
+  "the memory plugin's jemalloc, mimalloc and tcmalloc cases|libjemalloc2 libmimalloc2.0
+    libgoogle-perftools4"
   "the Vulkan backend (lavapipe)|libvulkan-dev mesa-vulkan-drivers glslc spirv-tools"
   "the OpenCL backend (PoCL)|ocl-icd-opencl-dev pocl-opencl-icd"
   "the Level Zero backend|libze-dev clang-14 llvm-spirv-14"
