@@ -6,6 +6,7 @@
 #include "result_build.h"
 #include "ratio_build.h"
 #include "result_env.h"
+#include "result_summary.h"
 
 #include "leak_check.h"
 #include "roofline.h"
@@ -24,62 +25,6 @@
 #ifndef BHOST_VERSION
 #define BHOST_VERSION "0.0.0"
 #endif
-
-/* Adds a number, or null for NaN/Inf (JSON has neither). */
-static void add_num(cJSON *o, const char *key, double v)
-{
-    if (isfinite(v))
-        cJSON_AddNumberToObject(o, key, v);
-    else
-        cJSON_AddNullToObject(o, key);
-}
-
-static cJSON *summary_json(const bh_summary *s)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON *tukey;
-    cJSON *flags;
-    static const char *const flag_names[] = {
-        "high_cv", "short_samples", "severe_outliers", "between_run",
-        "warmup_drift", "too_few"};
-
-    cJSON_AddStringToObject(o, "unit", "ns/iter");
-    cJSON_AddNumberToObject(o, "n", (double)s->n);
-    cJSON_AddNumberToObject(o, "runs", (double)s->n_runs);
-    add_num(o, "min", s->min);
-    add_num(o, "max", s->max);
-    add_num(o, "mean", s->mean);
-    add_num(o, "sd", s->sd);
-    add_num(o, "cv", s->cv);
-    add_num(o, "median", s->median);
-    add_num(o, "mad", s->mad);
-    add_num(o, "q1", s->q1);
-    add_num(o, "q3", s->q3);
-    add_num(o, "p5", s->p5);
-    add_num(o, "p95", s->p95);
-    add_num(o, "p99", s->p99);
-    add_num(o, "median_ci_lo", s->median_ci_lo);
-    add_num(o, "median_ci_hi", s->median_ci_hi);
-    add_num(o, "median_ci_level", s->median_ci_level);
-    add_num(o, "mean_boot_lo", s->mean_boot_lo);
-    add_num(o, "mean_boot_hi", s->mean_boot_hi);
-    add_num(o, "median_boot_lo", s->median_boot_lo);
-    add_num(o, "median_boot_hi", s->median_boot_hi);
-    add_num(o, "within_run_cv", s->within_run_cv);
-    add_num(o, "between_run_cv", s->between_run_cv);
-    add_num(o, "run_median_median", s->run_median_median);
-    add_num(o, "mde", s->mde);
-    tukey = cJSON_AddObjectToObject(o, "tukey");
-    cJSON_AddNumberToObject(tukey, "low_severe", (double)s->low_severe);
-    cJSON_AddNumberToObject(tukey, "low_mild", (double)s->low_mild);
-    cJSON_AddNumberToObject(tukey, "high_mild", (double)s->high_mild);
-    cJSON_AddNumberToObject(tukey, "high_severe", (double)s->high_severe);
-    flags = cJSON_AddArrayToObject(o, "flags");
-    for (unsigned i = 0; i < sizeof(flag_names) / sizeof(*flag_names); i++)
-        if (s->flags & (1u << i))
-            cJSON_AddItemToArray(flags, cJSON_CreateString(flag_names[i]));
-    return o;
-}
 
 static cJSON *run_json(const bh_run *r)
 {
@@ -299,7 +244,7 @@ cJSON *bh_result_case(const bh_case *c)
         if (c->runs[r].done)
             cJSON_AddItemToArray(runs, run_json(&c->runs[r]));
     if (c->has_summary) {
-        cJSON_AddItemToObject(o, "summary", summary_json(&c->summary));
+        cJSON_AddItemToObject(o, "summary", bh_result_summary_json(&c->summary));
         add_throughput(o, c);
     } else {
         cJSON_AddNullToObject(o, "summary");

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Depth of the deepest nesting in a JSON text, ignoring strings. */
-static size_t json_depth(const char *s, size_t n)
+/* See result_read.h. */
+size_t bh_result_json_depth(const char *s, size_t n, size_t *open)
 {
     size_t depth = 0;
     size_t max = 0;
@@ -36,6 +36,8 @@ static size_t json_depth(const char *s, size_t n)
             depth--;
         }
     }
+    if (open)
+        *open = depth + (size_t)in_str;
     return max;
 }
 
@@ -154,7 +156,7 @@ cJSON *bh_result_parse(const char *text, size_t len, const char *name,
                      BH_RESULT_MAX_BYTES);
         return NULL;
     }
-    if (json_depth(text, len) > BH_RESULT_MAX_DEPTH) {
+    if (bh_result_json_depth(text, len, NULL) > BH_RESULT_MAX_DEPTH) {
         bh_error_set(e, "%s: JSON nested deeper than %d levels", name,
                      BH_RESULT_MAX_DEPTH);
         return NULL;

@@ -40,6 +40,12 @@ void bh_result_git(const cJSON *doc, const char **commit, const char **branch, i
 /* The case with the given id in a document, or NULL. */
 const cJSON *bh_result_find_case(const cJSON *doc, const char *id);
 
+/* Scans len bytes of JSON text, strings ignored: the deepest nesting of
+ * objects and arrays, and in *open (may be NULL) the nesting still open at
+ * the end, plus one when the text ends inside a string: a text cut short
+ * has *open > 0. */
+size_t bh_result_json_depth(const char *text, size_t len, size_t *open);
+
 /* The median ns per iteration of one run's [iterations, ns] samples (those
  * with iterations >= 1 and a finite ns >= 0), with how many samples
  * counted and the iterations they timed (n and iters may be NULL); NAN
