@@ -20,6 +20,16 @@ extern const bhost_bench_desc bh_sci_spmv, bh_sci_spmm;
 /* FFT: FFTW3 plans and the plugin's radix-2 (bench_fft.c). */
 extern const bhost_bench_desc bh_sci_fft;
 
+/* RNN: LSTM and GRU, own sgemm cell or oneDNN (bench_rnn.c). */
+extern const bhost_bench_desc bh_sci_rnn_lstm, bh_sci_rnn_gru;
+
+/* Autotuning: own blocked sgemm, FFTW planner levels (bench_autotune.c). */
+extern const bhost_bench_desc bh_sci_autotune;
+
+/* BHOST_E_SKIP after "<what> needs <package>, not found at build time":
+ * a case whose library was missing when the plugin was built. [instance] */
+bhost_status bh_sci_not_built(bhost_host *h, const char *what, const char *package);
+
 /* Layers: convolution (direct, im2col + OpenBLAS, oneDNN), pooling and
  * normalisation, f32 NCHW / NHWC (bench_conv.c, bench_pool.c,
  * bench_norm.c). */

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """Runs the scientific plugin's sparse cases through the real host.
 
-Usage: check_run.py --bhost BHOST [--fft]
+Usage: check_run.py --bhost BHOST [--fft] [--rnn] [--dnnl]
 
 Writes Matrix Market files (a valid general matrix with a duplicate entry,
 a symmetric one, a truncated one, one with a bad entry line, one larger
@@ -20,7 +20,15 @@ checks the result document:
   - with --fft (the plugin was built with FFTW): FFTW and radix-2 cases in
     1-3 D, complex and real, f64 and f32 are ok with error.to_norm within
     its limit and FLOP per point 5 log2 N (2.5 for real input); the
-    radix-2 at an awkward size is skipped with the reason.
+    radix-2 at an awkward size is skipped with the reason;
+  - with --rnn (built with OpenBLAS): LSTM and GRU cells and sequences,
+    own and oneDNN, are ok with error.to_bound <= 1 and FLOP and bytes per
+    cell step as counted in bench_rnn.c (without --dnnl the oneDNN cases
+    are skipped naming libdnnl-dev);
+  - autotune: the gemm and fftw kernels are ok and verified, with the
+    space size, points tried (only the default at budget 0), a chosen
+    point of the space and tuned no slower than default (the best of the
+    points timed); fftw skipped naming libfftw3-dev when not built.
 """
 import argparse
 import json
@@ -69,6 +77,32 @@ FFT_SUITES = """  - plugin: scientific
     include: [fft]
     params: {impl: [radix2], shape: ["1000"]}
 """
+
+RNN_SUITES = """  - plugin: scientific
+    name: rnn
+    include: [rnn.lstm, rnn.gru]
+    params: {impl: [own, onednn], batch: [1, 3], hidden: [16], steps: [1, 3], threads: [1, 2]}
+  - plugin: scientific
+    name: rnn-input
+    include: [rnn.lstm, rnn.gru]
+    params: {impl: [own, onednn], batch: [2], hidden: [24], input: [10], steps: [2]}
+"""
+
+AUTOTUNE_SUITES = """  - plugin: scientific
+    name: autotune
+    include: [autotune]
+    params:
+      kernel: [gemm]
+      size: [40, 150]
+      budget: [0, 0.3]
+  - plugin: scientific
+    name: autotune-fftw
+    include: [autotune]
+    params: {kernel: [fftw], size: [1000, 8192], budget: [0, 0.5]}
+"""
+
+GEMM_SPACE = {'chosen.mc': {32, 64, 128, 256}, 'chosen.nc': {256, 1024, 4096},
+              'chosen.kc': {64, 128, 256, 512}, 'chosen.mr': {4, 6, 8}, 'chosen.nr': {8, 16}}
 
 
 def write(path, text):
@@ -153,16 +187,80 @@ def check_fft(c, errors):
                       % (cid, tp['flop_per_s'] / tp['items_per_s'], want))
 
 
+def check_error_bound(c, errors):
+    m = c['metrics'].get('error.to_bound', {})
+    if not m.get('values') or m.get('limit') != 1 or max(m['values']) > 1:
+        errors.append('%s: error.to_bound %s' % (c['id'], m))
+
+
+def verified(c, errors, built, package):
+    """Whether c ran ok and verified, when its library was built; else
+    whether it was skipped naming the package. Errors go to errors."""
+    if not built:
+        if c['status'] != 'skipped' or package not in c.get('message', ''):
+            errors.append('%s: %s, expected skipped naming %s' % (c['id'], c['status'], package))
+        return False
+    if c['status'] != 'ok':
+        errors.append('%s: %s: %s' % (c['id'], c['status'], c.get('message', '')))
+        return False
+    check_error_bound(c, errors)
+    return True
+
+
+def check_rnn(c, errors, dnnl):
+    cid, p = c['id'], c['params']
+    if not verified(c, errors, dnnl or p['impl'] != 'onednn', 'libdnnl-dev'):
+        return
+    lstm = c['benchmark'] == 'rnn.lstm'
+    g, e = (4, 13) if lstm else (3, 11)
+    b, h, t = p['batch'], p['hidden'], p['steps']
+    i = p.get('input') or h
+    tp = c['throughput']
+    flop = (2 * (i + h) * g * h * b + e * b * h) / b
+    byts = 4 * (i * g * h + g * h + t * h * g * h + t * b * i + t * b * h +
+                (3 if lstm else 1) * b * h) / (t * b)
+    for what, got, want in (('FLOP', tp['flop_per_s'] / tp['items_per_s'], flop),
+                            ('bytes', tp['bytes_per_s'] / tp['items_per_s'], byts)):
+        if abs(got - want) > 1e-9 * want:
+            errors.append('%s: %s %s per cell step, expected %s' % (cid, got, what, want))
+
+
+def check_autotune(c, errors, fft):
+    cid, p = c['id'], c['params']
+    if not verified(c, errors, fft or p['kernel'] != 'fftw', 'libfftw3-dev'):
+        return
+    space, tried = metric(c, 'search.space'), metric(c, 'search.tried')
+    gemm = p['kernel'] == 'gemm'
+    if space != (192 if gemm else 4) or not tried or not 1 <= tried <= space or \
+            (p['budget'] == 0 and tried != 1):
+        errors.append('%s: search.space %s, search.tried %s' % (cid, space, tried))
+    tuned, default = metric(c, 'tuned.seconds'), metric(c, 'default.seconds')
+    if not tuned or not default or tuned > default or \
+            abs(metric(c, 'speedup_vs_default') - default / tuned) > 1e-9 * default / tuned:
+        errors.append('%s: tuned %s default %s' % (cid, tuned, default))
+    if metric(c, 'search.seconds') is None:
+        errors.append('%s: no search.seconds' % cid)
+    chosen = {k: metric(c, k) for k in GEMM_SPACE} if gemm else \
+        {'chosen.level': metric(c, 'chosen.level')}
+    for k, v in chosen.items():
+        if v not in GEMM_SPACE.get(k, {0, 1, 2, 3}) or (p['budget'] == 0 and k == 'chosen.level'
+                                                         and v != 0):
+            errors.append('%s: %s = %s' % (cid, k, v))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--bhost', required=True)
     ap.add_argument('--fft', action='store_true')
+    ap.add_argument('--rnn', action='store_true')
+    ap.add_argument('--dnnl', action='store_true')
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as d:
         good, sym, trunc, bad, big, expect = make_files(d)
         cfg = write(os.path.join(d, 'sci.yaml'),
                     CONFIG.format(good=good, sym=sym, trunc=trunc, bad=bad, big=big) +
-                    (FFT_SUITES if args.fft else ''))
+                    (FFT_SUITES if args.fft else '') + (RNN_SUITES if args.rnn else '') +
+                    AUTOTUNE_SUITES)
         out = os.path.join(d, 'r.json')
         p = subprocess.run([args.bhost, 'run', cfg, '--out', out, '--no-store', '--quiet'],
                            capture_output=True, text=True)
@@ -175,6 +273,12 @@ def main():
             path = c['params'].get('path')
             if c['benchmark'] == 'fft':
                 check_fft(c, errors)
+                continue
+            if c['benchmark'].startswith('rnn.'):
+                check_rnn(c, errors, args.dnnl)
+                continue
+            if c['benchmark'] == 'autotune':
+                check_autotune(c, errors, args.fft)
                 continue
             if c['params'].get('matrix') != 'file':
                 check_generated(c, errors)
@@ -197,6 +301,12 @@ def main():
         ffts = [c for c in doc['cases'] if c['benchmark'] == 'fft']
         if len(ffts) != (17 if args.fft else 0):
             errors.append('%d fft cases, expected %d' % (len(ffts), 17 if args.fft else 0))
+        rnns = [c for c in doc['cases'] if c['benchmark'].startswith('rnn.')]
+        if len(rnns) != (36 if args.rnn else 0):
+            errors.append('%d rnn cases, expected %d' % (len(rnns), 36 if args.rnn else 0))
+        tunes = [c for c in doc['cases'] if c['benchmark'] == 'autotune']
+        if len(tunes) != 8:
+            errors.append('%d autotune cases, expected 8' % len(tunes))
         if len(generated) != 12:
             errors.append('%d generated cases, expected 12' % len(generated))
         for e in errors:
