@@ -47,6 +47,8 @@ const bh_cli_cmd *bh_cli_find(const char *name);
 extern const bh_cli_cmd bh_cli_run, bh_cli_list, bh_cli_info, bh_cli_validate,
     bh_cli_check_plugin, bh_cli_compare, bh_cli_history, bh_cli_store, bh_cli_report,
     bh_cli_ci_matrix, bh_cli_merge, bh_cli_ab;
+/* bhost import FORMAT FILE... (cmd_import.c): other tools' results. */
+extern const bh_cli_cmd bh_cli_import;
 /* bhost help [COMMAND] (cli_help.c), bhost completion bash|zsh
  * (cli_complete.c): both read the table. */
 extern const bh_cli_cmd bh_cli_help, bh_cli_completion;

@@ -10,20 +10,22 @@ tok_targets=(tokenizer-tiktoken tokenizer-gpt2 tokenizer-hfjson
              tokenizer-vocabtxt tokenizer-spm tokenizer-encode)
 inf_targets=(inference-safetensors inference-gguf)
 sci_targets=(scientific-mm)
+imp_targets=(import-gbench import-pyperf import-hyperfine import-criterion import-asv)
 
 # Sets targets=() to the targets named by the words of "$@" (group names
-# host, tokenizer, inference, scientific expand; nothing means every
-# target).
+# host, tokenizer, inference, scientific, import expand; nothing means
+# every target).
 fuzz_expand_targets() {
   targets=()
   local a t
-  for a in "${@:-host tokenizer inference scientific}"; do
+  for a in "${@:-host tokenizer inference scientific import}"; do
     for t in $a; do
       case $t in
         host) targets+=("${host_targets[@]}") ;;
         tokenizer) targets+=("${tok_targets[@]}") ;;
         inference) targets+=("${inf_targets[@]}") ;;
         scientific) targets+=("${sci_targets[@]}") ;;
+        import) targets+=("${imp_targets[@]}") ;;
         *) targets+=("$t") ;;
       esac
     done

@@ -23,7 +23,11 @@
 #                              and model mapping
 #   scientific-mm              the scientific plugin's Matrix Market reader
 #                              (CSR building and SpMV over what it accepts)
-#   host, tokenizer, inference, scientific stand for their group.
+#   import-gbench import-pyperf import-hyperfine import-criterion import-asv
+#                              bhost import's readers of other tools'
+#                              results (an accepted document must pass the
+#                              strict result reader)
+#   host, tokenizer, inference, scientific, import stand for their group.
 #
 # Each run starts from the committed corpus tests/fuzz/corpus/<target>/,
 # generated seeds (tokenizer, inference) and what earlier runs found
