@@ -56,9 +56,8 @@ static const char compare_usage[] =
     "  --fail-on-regression exit 5 when a critical regression is found, or\n"
     "                       the candidate missed a budget (expect:)\n"
     "  --quiet              print only the summary line\n"
-    "  --notify URL         post the regressions (Slack-compatible JSON) to\n"
-    "                       the webhook URL; nothing is sent when nothing\n"
-    "                       regressed\n"
+    BH_CLI_NOTIFY_HELP
+    "                       a warning\n"
     "  -h, --help           this help\n"
     "\n"
     "Exit: 0 compared, 2 usage or not comparable without --force,\n"
@@ -77,7 +76,7 @@ typedef struct compare_opts {
     char **bfilters, **cfilters;
     size_t n_bfilters, cap_bfilters, n_cfilters, cap_cfilters;
     int json, force, fail, quiet;
-    const char *notify;
+    bh_cli_notify_list notify;
     const char *store;
 } compare_opts;
 
@@ -93,7 +92,7 @@ static const bh_opt compare_options[] = {
     {"force", 'F', 0, BH_OPT_FLAG, "compare results of other configs or systems"},
     {"fail-on-regression", 'x', 0, BH_OPT_FLAG, "exit 5 on a critical regression"},
     {"quiet", 'q', 0, BH_OPT_FLAG, "print only the summary line"},
-    {"notify", 'N', 0, BH_OPT_VALUE, "post the regressions to a webhook URL"},
+    {"notify", 'N', 0, BH_OPT_VALUE, "deliver the verdicts: URL, slack:, github:, email:"},
     {"store", 'S', 0, BH_OPT_VALUE, "widen noise floors to the drift recorded in this store"},
     {NULL, 0, 0, BH_OPT_FLAG, NULL}};
 
@@ -137,7 +136,8 @@ static int parse(int argc, char **argv, compare_opts *o)
             o->quiet = 1;
             break;
         case 'N':
-            o->notify = p.value;
+            if (bh_cli_notify_add(&o->notify, "compare", p.value) != 0)
+                return -1;
             break;
         case 'S':
             o->store = p.value;
@@ -305,10 +305,10 @@ static int cmd_compare(int argc, char **argv)
         bh_report_console_expect(stdout, cand, 0, 1);
     if (code == BH_EXIT_OK && o.fail && bh_expect_n_failed(cand) > 0)
         code = BH_EXIT_REGRESSION; /* the candidate missed a budget (expect:) */
-    if (o.notify) {
+    if (o.notify.n) {
         /* the candidate with its verdicts: what ran, where, against what */
         bh_regress_attach(cand, &rep, &meta);
-        bh_cli_notify(o.notify, cand, o.cand, o.json ? stderr : stdout);
+        bh_cli_notify(&o.notify, cand, o.cand, o.json ? stderr : stdout);
     }
     bh_regress_report_free(&rep);
 out:

@@ -132,9 +132,8 @@ static const char run_usage_more[] =
     "                       store:latest-main), or of the nearest commit of\n"
     "                       HEAD's first-parent history that has one, with\n"
     "                       this system's fingerprint, from the store\n"
-    "  --notify URL         post the regressions (Slack-compatible JSON) to\n"
-    "                       the webhook URL; nothing is sent when nothing\n"
-    "                       regressed (needs --baseline)\n"
+    BH_CLI_NOTIFY_HELP
+    "                       a warning (needs --baseline)\n"
     "\n"
     "Profiling one case:\n"
     "\n"
@@ -225,7 +224,7 @@ static const bh_opt run_options[] = {
     {"ignore-param", 'I', 0, BH_OPT_VALUE, "match baseline cases without parameter KEY"},
     {"store", 'T', 0, BH_OPT_VALUE, "the results store (SQLite file or postgresql:// URL)"},
     {"no-store", 'N', 0, BH_OPT_FLAG, "do not add the result to the store"},
-    {"notify", 'W', 0, BH_OPT_VALUE, "post the regressions to a webhook URL"},
+    {"notify", 'W', 0, BH_OPT_VALUE, "deliver the verdicts: URL, slack:, github:, email:"},
     {"shard", 'X', 0, BH_OPT_VALUE, "run only share I of N of the cases"},
     {"backend", 'K', 0, BH_OPT_VALUE, "run only the cases of backend NAME"},
     {"profile", 0x100, 0, BH_OPT_VALUE,
@@ -355,7 +354,8 @@ static int parse(int argc, char **argv, run_opts *o)
             o->store.no_store = 1;
             break;
         case 'W':
-            o->store.notify = p.value;
+            if (bh_cli_notify_add(&o->store.notify, "run", p.value) != 0)
+                return -1;
             break;
         }
     }
@@ -374,7 +374,7 @@ static int parse(int argc, char **argv, run_opts *o)
         return -1;
     }
     o->verdict.results_dir = o->results_dir;
-    if (o->store.notify && !o->verdict.baseline) {
+    if (o->store.notify.n && !o->verdict.baseline) {
         bh_cli_error("run: --notify needs --baseline NAME|FILE|store:...");
         return -1;
     }

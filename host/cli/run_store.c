@@ -52,24 +52,36 @@ void bh_run_store_finish(const bh_run_store *rs, const cJSON *doc, const char *u
                     rc == 0 ? " (already stored)" : "");
         bh_store_close(s);
     }
-    if (rs->notify)
-        bh_cli_notify(rs->notify, doc, used, out);
+    if (rs->notify.n)
+        bh_cli_notify(&rs->notify, doc, used, out);
 }
 
-void bh_cli_notify(const char *url, const cJSON *doc, const char *result, FILE *out)
+int bh_cli_notify_add(bh_cli_notify_list *l, const char *cmd, const char *text)
 {
     bh_error e = {""};
-    size_t n = 0;
-    cJSON *payload = bh_notify_payload(doc, result, &n);
-    char *shown = bh_notify_url_display(url);
 
-    if (!payload)
-        fprintf(out, "notify: nothing regressed, nothing sent to %s\n", shown);
-    else if (bh_notify_post(url, payload, BH_NOTIFY_TIMEOUT_MS, &e) != 0)
-        bh_cli_error("warning: --notify: %zu regression%s not posted: %s", n,
-                     n == 1 ? "" : "s", e.msg);
-    else
-        fprintf(out, "notify: %zu regression%s posted to %s\n", n, n == 1 ? "" : "s", shown);
-    cJSON_Delete(payload);
-    free(shown);
+    if (l->n == BH_CLI_NOTIFY_MAX) {
+        bh_cli_error("%s: --notify: at most %d targets", cmd, BH_CLI_NOTIFY_MAX);
+        return -1;
+    }
+    if (bh_notify_target_parse(text, &l->t[l->n], &e) != 0) {
+        bh_cli_error("%s: %s", cmd, e.msg);
+        return -1;
+    }
+    l->n++;
+    return 0;
+}
+
+void bh_cli_notify(const bh_cli_notify_list *l, const cJSON *doc, const char *result, FILE *out)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        bh_error e = {""};
+        bh_strbuf said = BH_STRBUF_INIT;
+
+        if (bh_notify_send(&l->t[i], doc, result, &said, &e) != 0)
+            bh_cli_error("warning: --notify: %s", e.msg);
+        else
+            fprintf(out, "notify: %s\n", bh_strbuf_str(&said));
+        bh_strbuf_free(&said);
+    }
 }

@@ -110,8 +110,8 @@ static void value(const cJSON *r, const char *key, char *buf, size_t n)
         snprintf(buf, n, "%.4g%s%s", v, unit && *unit ? " " : "", unit ? unit : "");
 }
 
-/* One regression as a Slack mrkdwn line. */
-static void line(bh_strbuf *b, const cJSON *r)
+/* One regression as a Slack mrkdwn line, or as plain text. */
+static void line(bh_strbuf *b, const cJSON *r, int plain)
 {
     char est[32], lo[32], hi[32], base[32], cand[32];
     const char *metric = str(r, "metric");
@@ -122,9 +122,10 @@ static void line(bh_strbuf *b, const cJSON *r)
     pct(num(r, "change_hi"), hi, sizeof(hi));
     value(r, "baseline_median", base, sizeof(base));
     value(r, "candidate_median", cand, sizeof(cand));
-    bh_strbuf_printf(b, "*%s* `%s` %s %s [%s, %s]: %s -> %s", sev ? sev : "regressed",
-                     str(r, "case") ? str(r, "case") : "?", metric ? metric : "time", est, lo,
-                     hi, base, cand);
+    bh_strbuf_printf(
+        b, plain ? "%s: %s %s %s [%s, %s]: %s -> %s" : "*%s* `%s` %s %s [%s, %s]: %s -> %s",
+        sev ? sev : "regressed", str(r, "case") ? str(r, "case") : "?", metric ? metric : "time",
+        est, lo, hi, base, cand);
 }
 
 /* A Slack block {"type": type, "text": {"type": ttype, "text": text}}. */
@@ -223,7 +224,7 @@ cJSON *bh_notify_payload(const cJSON *doc, const char *result, size_t *count)
         if (i++ == MAX_LISTED)
             break;
         body.len = 0;
-        line(&body, r);
+        line(&body, r, 0);
         cJSON_AddItemToArray(blocks, block("section", "mrkdwn", body.data));
         bh_strbuf_printf(&ctx, "\n%s", body.data);
     }
@@ -242,4 +243,40 @@ cJSON *bh_notify_payload(const cJSON *doc, const char *result, size_t *count)
     bh_strbuf_free(&body);
     bh_strbuf_free(&ctx);
     return p;
+}
+
+size_t bh_notify_n_critical(const cJSON *payload)
+{
+    double n = num(get(get(payload, "bhost"), "severities"), "critical");
+
+    return isfinite(n) && n > 0 ? (size_t)n : 0;
+}
+
+char *bh_notify_text(const cJSON *doc, const char *result, size_t *count)
+{
+    cJSON *regs = regressions(doc);
+    size_t n = (size_t)cJSON_GetArraySize(regs);
+    bh_strbuf b = BH_STRBUF_INIT;
+    cJSON *m;
+    const cJSON *r;
+
+    *count = n;
+    if (n == 0) {
+        cJSON_Delete(regs);
+        return NULL;
+    }
+    m = machine(doc, result, regs);
+    headline(&b, m, n);
+    bh_strbuf_puts(&b, "\n\n");
+    if (str(m, "baseline"))
+        bh_strbuf_printf(&b, "baseline: %s\n", str(m, "baseline"));
+    if (result)
+        bh_strbuf_printf(&b, "result: %s\n", result);
+    cJSON_ArrayForEach(r, regs) {
+        bh_strbuf_puts(&b, "\n");
+        line(&b, r, 1);
+    }
+    bh_strbuf_puts(&b, "\n");
+    cJSON_Delete(m);
+    return bh_strbuf_detach(&b);
 }

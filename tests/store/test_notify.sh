@@ -5,6 +5,10 @@
 # comparison regressed, none when nothing regressed, a one-line warning
 # (and an unchanged exit code) when the post fails.
 source "$(dirname "$0")/lib.sh"
+if [ "${HAVE_LIBCURL:-1}" != 1 ]; then
+  echo "SKIP: this bhost was built without libcurl"
+  exit 77
+fi
 
 log="$T/hook.log"
 : >"$log"
