@@ -175,6 +175,7 @@ bhost_status ly_dnnl_create(ly_base *b, cv_dnnl **d, cv_dnnl_op op, const cv_sha
              b->prefix, cv_dnnl_impl(*d), cv_dnnl_src_layout(*d), cv_dnnl_reorders(*d));
     bh_sci_api->log(b->h, BHOST_LOG_INFO, msg);
     bh_plugin_metric_info(b->h, "onednn.reorders", "", (double)cv_dnnl_reorders(*d));
+    bh_plugin_metric_info(b->h, "onednn.src_channel_block", "", (double)cv_dnnl_src_block(*d));
     return BHOST_OK;
 }
 

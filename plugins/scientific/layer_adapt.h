@@ -82,7 +82,9 @@ bhost_status ly_profile(const ly_base *b, bhost_work_profile *out, double bytes)
 
 #ifdef BH_SCI_CONV_DNNL
 /* oneDNN's primitive of op over sh in b's layout and threads; a failure
- * reported with b's prefix. [instance] */
+ * reported with b's prefix. Its implementation and source layout are
+ * logged; the activation reorders a run makes and the source's block of
+ * channels (1: plain NCHW or NHWC) are metrics. [instance] */
 bhost_status ly_dnnl_create(ly_base *b, cv_dnnl **d, cv_dnnl_op op, const cv_shape *sh, float eps,
                             const cv_dnnl_bufs *bufs);
 

@@ -23,6 +23,7 @@ struct cv_dnnl {
     int nargs;
     dnnl_exec_arg_t src_re_args[2], dst_re_args[2];
     char impl[64], layout[40];
+    int block;
 };
 
 #define CK(call, what)                                                                             \
@@ -118,16 +119,21 @@ static void add_arg(cv_dnnl *d, int arg, dnnl_memory_t m)
     d->args[d->nargs++] = (dnnl_exec_arg_t){arg, m};
 }
 
-/* The primitive of pd, its implementation name and source layout. */
+/* The primitive of pd, its implementation name, source layout and block
+ * of channels. */
 static int finish(cv_dnnl *d, dnnl_primitive_desc_t pd, char *err, size_t errlen)
 {
     const char *impl = NULL;
+    const dnnl_memory_desc_t *src = dnnl_primitive_desc_query_md(pd, dnnl_query_src_md, 0);
     dnnl_status_t st;
 
     dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl);
     snprintf(d->impl, sizeof(d->impl), "%s", impl ? impl : "?");
-    layout_str(dnnl_primitive_desc_query_md(pd, dnnl_query_src_md, 0), d->layout,
-               sizeof(d->layout));
+    layout_str(src, d->layout, sizeof(d->layout));
+    d->block = 1;
+    for (int k = 0; k < src->format_desc.blocking.inner_nblks; k++)
+        if (src->format_desc.blocking.inner_idxs[k] == 1)
+            d->block *= (int)src->format_desc.blocking.inner_blks[k];
     st = dnnl_primitive_create(&d->prim, pd);
     dnnl_primitive_desc_destroy(pd);
     CK(st, "primitive");
@@ -334,6 +340,11 @@ const char *cv_dnnl_impl(const cv_dnnl *d)
 const char *cv_dnnl_src_layout(const cv_dnnl *d)
 {
     return d->layout;
+}
+
+int cv_dnnl_src_block(const cv_dnnl *d)
+{
+    return d->block;
 }
 
 int cv_dnnl_reorders(const cv_dnnl *d)

@@ -49,6 +49,9 @@ const char *cv_dnnl_impl(const cv_dnnl *d);
 const char *cv_dnnl_src_layout(const cv_dnnl *d);
 int cv_dnnl_reorders(const cv_dnnl *d);
 
+/* The block of channels of that layout: 8 for aBcd8b, 1 when plain. */
+int cv_dnnl_src_block(const cv_dnnl *d);
+
 /* Frees everything (NULL is fine). */
 void cv_dnnl_destroy(cv_dnnl *d);
 

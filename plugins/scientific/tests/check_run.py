@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Runs the scientific plugin's sparse cases through the real host.
+"""Runs the scientific plugin's sparse cases through the real host, and its
+conv, pool and norm cases by tests/check_layers.py (see there).
 
 Usage: check_run.py --bhost BHOST [--fft] [--rnn] [--dnnl]
 
@@ -38,6 +39,8 @@ import random
 import subprocess
 import sys
 import tempfile
+
+import check_layers
 
 CONFIG = """schema: 1
 name: sci-check
@@ -309,6 +312,7 @@ def main():
             errors.append('%d autotune cases, expected 8' % len(tunes))
         if len(generated) != 12:
             errors.append('%d generated cases, expected 12' % len(generated))
+        errors += check_layers.run(args.bhost)
         for e in errors:
             print('FAIL:', e, file=sys.stderr)
         print('%d cases checked, %d errors' % (len(doc['cases']), len(errors)))
