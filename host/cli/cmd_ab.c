@@ -16,8 +16,10 @@
 #include "cli_args.h"
 #include "compare_console.h"
 #include "console.h"
+#include "gitmeta.h"
 #include "host_signals.h"
 #include "regress_json.h"
+#include "report.h"
 #include "result_build.h"
 #include "sysinfo.h"
 
@@ -232,7 +234,9 @@ typedef struct ab_run {
     bh_run_meta meta;
     cJSON *doc; /* the result: B's document with A's cases */
     bh_regress_report rep;
-    char *path; /* where it goes */
+    char *path;      /* where it goes */
+    bh_git_meta git; /* the working directory's revision */
+    bh_run_git run_git;
 } ab_run;
 
 /* Loads the config and plans it against both folders, matched. 0, or the
@@ -363,6 +367,9 @@ static void ab_execute(ab_opts *o, ab_run *r)
     r->meta.cfg = r->cfg;
     r->meta.seed = r->cfg->defaults.seed;
     r->meta.system = bh_sysinfo_collect();
+    bh_git_meta_collect(".", 5000, &r->git);
+    r->run_git = (bh_run_git){r->git.commit, r->git.branch, r->git.dirty, r->git.source};
+    r->meta.git = &r->run_git;
     bh_utc_iso8601(r->meta.started_at);
     xo.seed = r->meta.seed;
     xo.progress = o->quiet ? BH_PROGRESS_NONE : isatty(2) ? BH_PROGRESS_LIVE : BH_PROGRESS_LOG;
@@ -397,6 +404,26 @@ static int ab_exit(const ab_opts *o, const ab_run *r)
     return BH_EXIT_OK;
 }
 
+/* Writes the reports the config's output: names next to the result file
+ * at used and names each on out; 0, or -1 after one line. */
+static int ab_reports(const cJSON *doc, const char *used, const bh_config *cfg, FILE *out)
+{
+    char **written = NULL;
+    size_t n = 0;
+    bh_error e = {""};
+    int rc =
+        bh_report_write_outputs(doc, used, cfg->outputs, cfg->n_outputs, NULL, &written, &n, &e);
+
+    if (rc != 0)
+        bh_cli_error("cannot write a report: %s", e.msg);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(out, "report: %s\n", written[i]);
+        free(written[i]);
+    }
+    free(written);
+    return rc;
+}
+
 /* Writes the result and prints the table or the document; the exit code
  * (BH_EXIT_IO when the result cannot be written). */
 static int ab_output(const ab_opts *o, ab_run *r)
@@ -429,8 +456,11 @@ static int ab_output(const ab_opts *o, ab_run *r)
             bh_compare_print_summary(stdout, &r->rep);
         }
     }
-    if (used)
+    if (used) {
         fprintf(o->quiet || o->json ? stderr : stdout, "result: %s\n", used);
+        if (ab_reports(r->doc, used, r->cfg, o->quiet || o->json ? stderr : stdout) != 0)
+            rc = BH_EXIT_IO;
+    }
     if (r->meta.interrupted)
         bh_cli_error("interrupted: partial results written, run marked incomplete");
     free(used);
@@ -448,6 +478,7 @@ static void ab_free(ab_opts *o, ab_run *r)
     cJSON_Delete(r->doc);
     cJSON_Delete(r->meta.system);
     free(r->path);
+    bh_git_meta_free(&r->git);
     bh_ab_side_free(&o->a);
     bh_ab_side_free(&o->b);
     bh_config_free(r->cfg);

@@ -5,8 +5,8 @@
  * plugin to tell apart (tests/ab/test_ab.py).
  *
  *   spin    work (I64, default 20000) dependent multiply-adds per
- *           iteration, times FX_AB_WORK_PERCENT / 100 (the b build: 200,
- *           twice the work)
+ *           iteration, times FX_AB_WORK_PERCENT / 100 (the b build: 400,
+ *           four times the work)
  *   crash   the same spin; with FX_AB_CRASH (the b build) run() raises
  *           SIGSEGV
  *   extra   only with FX_AB_EXTRA (the b build): a case A lacks
