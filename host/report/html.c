@@ -217,6 +217,7 @@ void bh_report_html(const cJSON *doc, const bh_report_ctx *ctx, bh_strbuf *out)
                         "<a href=\"#system\">Run and system</a></nav>\n<main>\n");
     bh_report_html_summary(out, &view);
     bh_report_html_expect(out, doc);
+    bh_report_html_ratios(out, doc);
     bh_report_html_changes(out, &view);
     bh_report_html_dist(out, &view);
     bh_report_html_roofline(out, &view);

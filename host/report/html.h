@@ -82,6 +82,9 @@ void bh_report_html_profiles(bh_strbuf *b, const bh_result_view *view, const cha
  * when not ok, median, CI, CV, throughput, roofline, verdict) with the
  * controls the report's script uses to filter and sort it. */
 void bh_report_html_summary(bh_strbuf *b, const bh_result_view *view);
+/* The Ratios section (html_ratios.c): one row per entry of doc.ratios;
+ * nothing when the document has none. */
+void bh_report_html_ratios(bh_strbuf *out, const cJSON *doc);
 
 /* The report's one inline script (sorting and filtering the summary
  * table; the page works without it), static text. */

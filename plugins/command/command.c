@@ -251,14 +251,21 @@ static bhost_status BHOST_ABI cmd_setup(void *inst, bhost_stream *s)
     cmd_proc p = {argv, c->envp, NULL, c->cwd, 0};
     uint64_t t[30];
     cmd_result r;
+    char how[64];
 
     (void)s;
     if (!c->shell)
         return BHOST_OK;
     for (int i = 0; i < 33; i++) {
-        if (cmd_spawn_run(&p, &r) != 0 || r.wait_status != 0)
-            return bh_plugin_fail(c->h, BHOST_E_INVALID, "command: sh -c '' failed: %s",
-                                  strerror(r.spawn_errno));
+        int spawned = cmd_spawn_run(&p, &r) == 0;
+
+        if (!spawned || r.wait_status != 0) {
+            if (spawned)
+                cmd_status_text(&r, how, sizeof(how));
+            return bh_plugin_fail(c->h, BHOST_E_INVALID,
+                                  "command: sh -c '' (shell correction)%s: %s",
+                                  c->cwd ? " in cwd" : "", spawned ? how : strerror(r.spawn_errno));
+        }
         if (i >= 3)
             t[i - 3] = r.wall_ns;
     }

@@ -7,7 +7,8 @@ their stdout checksum; a wrong checksum is invalid; a missing program and
 a non-zero exit are failed with the reason, the status and stderr's first
 lines; a hanging command is ended by the host's timeout with no process
 left running; stdin, env, cwd, ${VAR} expansion, prepare and cleanup are
-honoured; ratios: give a ratio inside its interval, or say why not; bad
+honoured; ratios: give a ratio inside its interval, or say why not, in
+the JSON, the console and the HTML report; bad
 command: maps are one line with file and line, exit 3.
 Environment: BHOST_EXE.
 """
@@ -225,6 +226,20 @@ ratios:
            "the ratio names both case ids: %s" % ok)
     expect(bad["status"] == "unavailable" and "not found" in bad["reason"]
            and "bhost-no-such-reference" in bad["reason"], "an unavailable ratio says why: %s" % bad)
+    html = os.path.join(tmp, "ratios.html")
+    p = subprocess.run([BHOST, "report", os.path.join(tmp, "ratios.json"), "--html", html],
+                       capture_output=True, text=True, timeout=60)
+    expect(p.returncode == 0, "bhost report --html: %s" % p.stderr)
+    with open(html) as f:
+        page = f.read()
+    expect('<section id="ratios">' in page and "short over long" in page
+           and "%.3f&times;" % ok["ratio"] in page and "bhost-no-such-reference" in page,
+           "the HTML report has the Ratios section with both rows")
+    p = subprocess.run([BHOST, "report", os.path.join(tmp, "ratios.json")], capture_output=True,
+                       text=True, timeout=60)
+    expect("short over long" in p.stdout and "%.3fx" % ok["ratio"] in p.stdout
+           and "unavailable: command/run[name=gone] failed" in p.stdout,
+           "the console report prints both ratios: %s" % p.stdout[-1500:])
 
 
 def check_bad_configs(tmp):
