@@ -114,9 +114,10 @@ static void case_rows(FILE *out, int w, const bh_rv_case *a, const bh_rv_case *b
 
         const bh_rv_change *ch = &b->changes[i];
 
-        /* memory and spread (unpaired) only when they found something */
-        if (ch == time || (!ch->paired && (strcmp(ch->verdict, "no change") == 0 ||
-                                           strcmp(ch->verdict, "within noise") == 0)))
+        /* memory and spread (unpaired) only when they found a change */
+        if (ch == time ||
+            (!ch->paired && strcmp(ch->verdict, "regressed") != 0 &&
+             strcmp(ch->verdict, "improved") != 0 && strcmp(ch->verdict, "noisier") != 0))
             continue;
         snprintf(label, sizeof(label), "  %s", ch->metric);
         row(out, w, label, a, b, ch, color);
