@@ -66,6 +66,17 @@ def gbench(d):
         assert ic.close(s["sd"], agg["stddev"]) and ic.close(s["cv"], agg["cv"])
         assert s["n"] == 4 and s["unit"] == "ns/iter"
 
+    # --config names the config (and the folder), --quiet prints nothing
+    res = os.path.join(d, "named")
+    p = rt.run(["import", "gbench", ic.data("gbench_ms.json"), "--config", "mylib", "--into",
+                res, "--quiet"], check_rc=0)
+    assert p.stdout == "" and p.stderr == "", (p.stdout, p.stderr)
+    (named,) = os.listdir(os.path.join(res, "mylib"))
+    with open(os.path.join(res, "mylib", named)) as f:
+        assert json.load(f)["run"]["config"]["name"] == "mylib"
+    host = load("gbench_ms.json")["context"]["host_name"]
+    assert named.endswith("-%s.json" % host), named  # <timestamp>-<host>.json
+
     # milliseconds become nanoseconds
     src = load("gbench_ms.json")
     _, doc = ic.import_into(d, "gbench", [ic.data("gbench_ms.json")])
