@@ -110,6 +110,18 @@ static bhost_status BHOST_ABI norm_create(bhost_host *h, const bhost_backend *be
     return ly_create(h, sizeof(norm_inst), "norm: ", read_norm, norm_destroy, out);
 }
 
+/* Doubles of the plugin's scratch for an image (GroupNorm) or the batch
+ * (see cv_bn_train). */
+static size_t image_scratch(const norm_inst *d)
+{
+    return 2 * (size_t)d->groups + (size_t)d->b.sh.c;
+}
+
+static size_t scratch(const norm_inst *d)
+{
+    return d->kind == GROUP_NORM ? (size_t)d->b.sh.n * image_scratch(d) : 4 * (size_t)d->b.sh.c;
+}
+
 /* Statistic buckets: channels, or images x groups for GroupNorm. */
 static size_t buckets(const norm_inst *d)
 {
@@ -129,7 +141,7 @@ static bhost_status fill(norm_inst *d)
         per_c[i] = ly_alloc(&d->b, c);
     d->gamma = per_c[0], d->beta = per_c[1], d->mean = per_c[2], d->var = per_c[3];
     d->scale = per_c[4], d->shift = per_c[5];
-    d->stats = bh_sci_api->alloc(d->b.h, 2 * nb * sizeof(double), 64);
+    d->stats = bh_sci_api->alloc(d->b.h, scratch(d) * sizeof(double), 64);
     d->ref_mean = bh_sci_api->alloc(d->b.h, nb * sizeof(double), 64);
     d->ref_var = bh_sci_api->alloc(d->b.h, nb * sizeof(double), 64);
     for (int i = 0; i < 6; i++)
@@ -195,7 +207,7 @@ static void norm_range(void *arg, size_t u0, size_t u1)
         cv_bn_apply(&one, d->b.layout, d->in + u0 * img, d->out + u0 * img, d->scale, d->shift);
     else if (d->kind == GROUP_NORM)
         cv_group_norm(&one, d->b.layout, d->groups, d->in + u0 * img, d->out + u0 * img, d->gamma,
-                      d->beta, NORM_EPS, d->stats + 2 * u0 * (size_t)d->groups);
+                      d->beta, NORM_EPS, d->stats + u0 * image_scratch(d));
     else
         cv_bn_train(&d->b.sh, d->b.layout, d->in, d->out, d->gamma, d->beta, NORM_EPS, d->stats,
                     (int)u0, (int)u1);

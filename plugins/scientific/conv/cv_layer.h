@@ -118,8 +118,10 @@ void cv_norm_stats(const cv_shape *sh, cv_layout l, const float *in, int groups,
 /* BatchNorm in training (the batch's statistics, per channel; channels
  * [c0, c1) only, so that threads may split the channels) or GroupNorm
  * (per image and group of channels): y = (x - mean) / sqrt(var + eps)
- * gamma[c] + beta[c]. stats: scratch of 2 c (BatchNorm) or 2 n groups
- * (GroupNorm) doubles, holding mean then var after. */
+ * gamma[c] + beta[c]. stats: scratch of 4 c doubles (BatchNorm: mean,
+ * var, then the channels' scale and shift as floats) or 2 n groups + c
+ * (GroupNorm: mean and var of every image and group, then one image's
+ * scale and shift). */
 void cv_bn_train(const cv_shape *sh, cv_layout l, const float *in, float *out, const float *gamma,
                  const float *beta, float eps, double *stats, int c0, int c1);
 void cv_group_norm(const cv_shape *sh, cv_layout l, int groups, const float *in, float *out,

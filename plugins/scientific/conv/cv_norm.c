@@ -3,13 +3,14 @@
  * cv_norm.c -- BatchNorm (inference: a folded per-channel scale and
  * shift; training forward: the batch's per-channel mean and biased
  * variance) and GroupNorm (per image and group of C/G channels), in NCHW
- * and NHWC. Statistics take two passes in double (mean, then the mean
- * square deviation), so the f32 output carries only its own rounding.
+ * and NHWC, each walked in memory order (planes for NCHW, pixels of
+ * contiguous channels for NHWC). Statistics take two passes in double
+ * (mean, then the mean square deviation), so the f32 output carries only
+ * the rounding of its scale, shift and x scale + shift.
  */
 #include "cv_layer.h"
 
 #include <math.h>
-#include <string.h>
 
 void cv_bn_fold(int c, const float *gamma, const float *beta, const float *mean, const float *var,
                 float eps, float *scale, float *shift)
@@ -20,19 +21,34 @@ void cv_bn_fold(int c, const float *gamma, const float *beta, const float *mean,
     }
 }
 
+/* out = in scale[c] + shift[c] over image n, channels [c0, c1). */
+static void affine(const cv_shape *sh, cv_layout l, int n, const float *in, float *out,
+                   const float *scale, const float *shift, int c0, int c1)
+{
+    size_t hw = (size_t)sh->h * (size_t)sh->w, img = (size_t)n * (size_t)sh->c * hw;
+
+    if (l == CV_NCHW) {
+        for (int c = c0; c < c1; c++) {
+            size_t at = img + (size_t)c * hw;
+
+            for (size_t i = 0; i < hw; i++)
+                out[at + i] = in[at + i] * scale[c] + shift[c];
+        }
+        return;
+    }
+    for (size_t i = 0; i < hw; i++) {
+        size_t at = img + i * (size_t)sh->c;
+
+        for (int c = c0; c < c1; c++)
+            out[at + (size_t)c] = in[at + (size_t)c] * scale[c] + shift[c];
+    }
+}
+
 void cv_bn_apply(const cv_shape *sh, cv_layout l, const float *in, float *out, const float *scale,
                  const float *shift)
 {
-    size_t hw = (size_t)sh->h * (size_t)sh->w;
-
     for (int n = 0; n < sh->n; n++)
-        for (size_t i = 0; i < hw; i++)
-            for (int c = 0; c < sh->c; c++) {
-                size_t at = l == CV_NCHW ? ((size_t)n * (size_t)sh->c + (size_t)c) * hw + i
-                                         : ((size_t)n * hw + i) * (size_t)sh->c + (size_t)c;
-
-                out[at] = in[at] * scale[c] + shift[c];
-            }
+        affine(sh, l, n, in, out, scale, shift, 0, sh->c);
 }
 
 /* The statistics bucket of (n, c). */
@@ -43,34 +59,40 @@ static size_t bucket(const cv_shape *sh, int groups, int per_channel, int n, int
     return (size_t)n * (size_t)groups + (size_t)(c / (sh->c / groups));
 }
 
-/* Offset of element i of the h w plane of (n, c). */
-static size_t elem_at(const cv_shape *sh, cv_layout l, int n, int c, size_t i)
+/* The sum of (x[k] - m)^pow, pow 1 or 2, over len values. */
+static double sum_pow(const float *x, size_t len, double m, int pow)
 {
-    size_t hw = (size_t)sh->h * (size_t)sh->w;
+    double acc = 0.0;
 
-    return l == CV_NCHW ? ((size_t)n * (size_t)sh->c + (size_t)c) * hw + i
-                        : ((size_t)n * hw + i) * (size_t)sh->c + (size_t)c;
+    for (size_t k = 0; k < len; k++) {
+        double d = (double)x[k] - m;
+
+        acc += pow == 2 ? d * d : d;
+    }
+    return acc;
 }
 
-/* sum[b] += (x - center[b])^pow for pow 1 or 2 over the elements of
- * channels [c0, c1). */
+/* sum[b] += (x - center[b])^pow over the elements of channels [c0, c1),
+ * in memory order: plane by plane (NCHW) or pixel by pixel (NHWC). */
 static void accumulate(const cv_shape *sh, cv_layout l, const float *in, int groups,
                        int per_channel, const double *center, int pow, double *sum, int c0, int c1)
 {
     size_t hw = (size_t)sh->h * (size_t)sh->w;
 
-    for (int n = 0; n < sh->n; n++)
-        for (int c = c0; c < c1; c++) {
-            size_t b = bucket(sh, groups, per_channel, n, c);
-            double acc = 0.0, m = center ? center[b] : 0.0;
+    for (int n = 0; n < sh->n; n++) {
+        const float *img = in + (size_t)n * (size_t)sh->c * hw;
 
-            for (size_t i = 0; i < hw; i++) {
-                double d = (double)in[elem_at(sh, l, n, c, i)] - m;
+        for (size_t i = 0; i < (l == CV_NCHW ? 1 : hw); i++)
+            for (int c = c0; c < c1; c++) {
+                size_t b = bucket(sh, groups, per_channel, n, c);
+                double m = center ? center[b] : 0.0;
 
-                acc += pow == 2 ? d * d : d;
+                if (l == CV_NCHW)
+                    sum[b] += sum_pow(img + (size_t)c * hw, hw, m, pow);
+                else
+                    sum[b] += sum_pow(img + i * (size_t)sh->c + (size_t)c, 1, m, pow);
             }
-            sum[b] += acc;
-        }
+    }
 }
 
 /* The statistics of the buckets of channels [c0, c1) (whole groups). */
@@ -98,40 +120,42 @@ void cv_norm_stats(const cv_shape *sh, cv_layout l, const float *in, int groups,
     stats_range(sh, l, in, groups, per_channel, mean, var, 0, sh->c);
 }
 
-/* y = (x - mean[b]) / sqrt(var[b] + eps) gamma[c] + beta[c] over the
- * channels [c0, c1). */
-static void normalise(const cv_shape *sh, cv_layout l, int groups, int per_channel, const float *in,
-                      float *out, const float *gamma, const float *beta, float eps,
-                      const double *mean, const double *var, int c0, int c1)
+/* scale[c] = gamma[c] / sqrt(var[b] + eps), shift[c] = beta[c] - mean[b]
+ * scale[c] for the channels [c0, c1) of image n. */
+static void fold_stats(const cv_shape *sh, int groups, int per_channel, int n, const float *gamma,
+                       const float *beta, float eps, const double *mean, const double *var,
+                       float *scale, float *shift, int c0, int c1)
 {
-    size_t hw = (size_t)sh->h * (size_t)sh->w;
+    for (int c = c0; c < c1; c++) {
+        size_t b = bucket(sh, groups, per_channel, n, c);
 
-    for (int n = 0; n < sh->n; n++)
-        for (int c = c0; c < c1; c++) {
-            size_t b = bucket(sh, groups, per_channel, n, c);
-            float sc = (float)((double)gamma[c] / sqrt(var[b] + (double)eps));
-            float sf = (float)((double)beta[c] - mean[b] * (double)sc);
-
-            for (size_t i = 0; i < hw; i++) {
-                size_t at = elem_at(sh, l, n, c, i);
-
-                out[at] = in[at] * sc + sf;
-            }
-        }
+        scale[c] = (float)((double)gamma[c] / sqrt(var[b] + (double)eps));
+        shift[c] = (float)((double)beta[c] - mean[b] * (double)scale[c]);
+    }
 }
 
 void cv_bn_train(const cv_shape *sh, cv_layout l, const float *in, float *out, const float *gamma,
                  const float *beta, float eps, double *stats, int c0, int c1)
 {
-    stats_range(sh, l, in, 1, 1, stats, stats + sh->c, c0, c1);
-    normalise(sh, l, 1, 1, in, out, gamma, beta, eps, stats, stats + sh->c, c0, c1);
+    double *mean = stats, *var = stats + sh->c;
+    float *scale = (float *)(stats + 2 * sh->c), *shift = scale + sh->c;
+
+    stats_range(sh, l, in, 1, 1, mean, var, c0, c1);
+    fold_stats(sh, 1, 1, 0, gamma, beta, eps, mean, var, scale, shift, c0, c1);
+    for (int n = 0; n < sh->n; n++)
+        affine(sh, l, n, in, out, scale, shift, c0, c1);
 }
 
 void cv_group_norm(const cv_shape *sh, cv_layout l, int groups, const float *in, float *out,
                    const float *gamma, const float *beta, float eps, double *stats)
 {
     size_t nb = (size_t)sh->n * (size_t)groups;
+    double *mean = stats, *var = stats + nb;
+    float *scale = (float *)(stats + 2 * nb), *shift = scale + sh->c;
 
-    cv_norm_stats(sh, l, in, groups, 0, stats, stats + nb);
-    normalise(sh, l, groups, 0, in, out, gamma, beta, eps, stats, stats + nb, 0, sh->c);
+    cv_norm_stats(sh, l, in, groups, 0, mean, var);
+    for (int n = 0; n < sh->n; n++) {
+        fold_stats(sh, groups, 0, n, gamma, beta, eps, mean, var, scale, shift, 0, sh->c);
+        affine(sh, l, n, in, out, scale, shift, 0, sh->c);
+    }
 }

@@ -197,6 +197,38 @@ static void test_norm_hand(void)
           out[0], out[1], out[2], out[3]);
 }
 
+/* BatchNorm training and GroupNorm of a random 2 x 6 x 5 x 4 tensor: NHWC
+ * equal to NCHW, and the channels split in two ranges equal to one. */
+static void test_norm_layouts(void)
+{
+    cv_shape sh = {2, 6, 5, 4, 6, 1, 1, 1, 0, 1, 0, 0};
+    float in[240], in2[240], out[240], out2[240], g[6], be[6], w[36] = {0}, w2[36];
+    double st[48], st2[48];
+
+    cv_shape_finish(&sh);
+    fill(in, 240, 41), fill(g, 6, 42), fill(be, 6, 43);
+    to_nhwc(&sh, in, w, in2, w2); /* the weights (6 x 6 x 1 x 1) are unused */
+    for (int kind = 0; kind < 2; kind++) {
+        if (kind == 0) {
+            cv_bn_train(&sh, CV_NCHW, in, out, g, be, 1e-5f, st, 0, 6);
+            cv_bn_train(&sh, CV_NHWC, in2, out2, g, be, 1e-5f, st2, 0, 4);
+            cv_bn_train(&sh, CV_NHWC, in2, out2, g, be, 1e-5f, st2, 4, 6);
+        } else {
+            cv_group_norm(&sh, CV_NCHW, 3, in, out, g, be, 1e-5f, st);
+            cv_group_norm(&sh, CV_NHWC, 3, in2, out2, g, be, 1e-5f, st2);
+        }
+        for (int n = 0; n < 2; n++)
+            for (int c = 0; c < 6; c++)
+                for (int i = 0; i < 20; i++) {
+                    float a = out[cv_at(CV_NCHW, 6, 5, 4, n, c, i / 4, i % 4)];
+                    float b = out2[cv_at(CV_NHWC, 6, 5, 4, n, c, i / 4, i % 4)];
+
+                    CHECK(fabsf(a - b) <= 1e-6f * (1.0f + fabsf(a)), "%s n%d c%d i%d: %g %g",
+                          kind ? "groupnorm" : "bn train", n, c, i, a, b);
+                }
+    }
+}
+
 #ifdef BH_SCI_CONV_DNNL
 /* oneDNN's convolution of sh in both layouts within the reference bound. */
 static void test_dnnl_conv(cv_shape sh)
@@ -236,7 +268,7 @@ static void test_dnnl_pool_bn(void)
     cv_shape sh = {2, 8, 9, 9, 8, 3, 3, 2, 1, 8, 0, 0};
     size_t ni = 2 * 8 * 81, no;
     float in[2 * 8 * 81], out[2 * 8 * 81], own[2 * 8 * 81], mean[8], var[8], g[8], be[8];
-    double stats[16];
+    double stats[32];
     char err[256];
 
     cv_shape_finish(&sh);
@@ -281,6 +313,7 @@ int main(void)
     test_conv_shape((cv_shape){1, 3, 15, 15, 4, 7, 7, 2, 3, 1, 0, 0});
     test_pool_hand();
     test_norm_hand();
+    test_norm_layouts();
 #ifdef BH_SCI_CONV_DNNL
     test_dnnl_conv((cv_shape){2, 3, 7, 6, 4, 3, 3, 1, 1, 1, 0, 0});
     test_dnnl_conv((cv_shape){1, 16, 9, 9, 16, 3, 3, 2, 1, 16, 0, 0});
