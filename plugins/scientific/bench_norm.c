@@ -19,10 +19,13 @@
  * Verified against outputs computed in double from statistics in double
  * (cv_norm_stats, cv_ref_norm), each within the bound derived in
  * cv_ref.c for statistics summed in f32 over the m elements of a channel
- * or group (all outputs up to LY_FULL_CHECK, else 4096 seeded ones).
+ * or group (all outputs up to LY_FULL_CHECK, else 4096 seeded ones);
+ * in training also the batch mean and variance of every channel.
  */
 #include "layer_adapt.h"
 
+#include <float.h>
+#include <math.h>
 #include <string.h>
 
 #define MAX_ELEMS (UINT64_C(1) << 28)
@@ -253,12 +256,43 @@ static double norm_ref(void *arg, size_t i, double *bound)
                        (double)d->beta[c], (double)NORM_EPS, m, bound);
 }
 
-/* Outputs against norm_ref. [instance] */
+/* BatchNorm training: the batch mean and variance the implementation
+ * computed (oneDNN's f32 outputs, the plugin's doubles) against the
+ * reference's, within cv_ref_stats_bound and their f32 rounding; the
+ * largest error over bound is the metric stats.error.to_bound. [instance] */
+static bhost_status check_stats(norm_inst *d)
+{
+    const cv_shape *sh = &d->b.sh;
+    double m = (double)sh->n * sh->h * sh->w, u = FLT_EPSILON / 2.0, worst = 0.0;
+
+    for (int c = 0; c < sh->c; c++) {
+        double mu = d->onednn ? (double)d->mean[c] : d->stats[c];
+        double var = d->onednn ? (double)d->var[c] : d->stats[sh->c + c];
+        double dmu, dvar, e;
+
+        cv_ref_stats_bound(d->ref_mean[c], d->ref_var[c], m, &dmu, &dvar);
+        dmu += u * fabs(d->ref_mean[c]) + FLT_MIN;
+        dvar += u * d->ref_var[c] + FLT_MIN;
+        e = fmax(fabs(mu - d->ref_mean[c]) / dmu, fabs(var - d->ref_var[c]) / dvar);
+        if (!(e <= 1.0))
+            return bh_plugin_fail(d->b.h, BHOST_E_VERIFY,
+                                  "norm: channel %d's batch mean %.9g and variance %.9g are off "
+                                  "the reference's %.9g and %.9g by %.3g of their bounds",
+                                  c, mu, var, d->ref_mean[c], d->ref_var[c], e);
+        worst = fmax(worst, e);
+    }
+    bh_plugin_metric_error(d->b.h, "stats.error.to_bound", "", worst, 1.0);
+    return BHOST_OK;
+}
+
+/* Outputs against norm_ref; in training, the batch statistics too.
+ * [instance] */
 static bhost_status BHOST_ABI norm_verify(void *inst)
 {
     norm_inst *d = inst;
+    bhost_status st = ly_verify(&d->b, d->out, cv_in_elems(&d->b.sh), norm_ref, d);
 
-    return ly_verify(&d->b, d->out, cv_in_elems(&d->b.sh), norm_ref, d);
+    return st == BHOST_OK && d->kind == BN_TRAIN ? check_stats(d) : st;
 }
 
 static void BHOST_ABI norm_destroy(void *inst)

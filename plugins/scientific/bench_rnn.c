@@ -27,11 +27,14 @@
 
 #include "rnn.h"
 
-#include <cblas.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef BH_SCI_HAVE_DNNL
+#ifdef SCI_RNN_HAVE_BLAS
+#include <cblas.h>
+#endif
+#ifdef SCI_RNN_HAVE_DNNL
 #include <omp.h>
 #endif
 
@@ -102,9 +105,13 @@ static bhost_status rn_create(bhost_host *h, rnn_kind kind, void **out)
     if (st == BHOST_OK)
         st = read_sizes(d);
     d->dnnl = impl == 1;
-#ifndef BH_SCI_HAVE_DNNL
+#ifndef SCI_RNN_HAVE_DNNL
     if (st == BHOST_OK && d->dnnl)
         st = bh_sci_not_built(h, "rnn: impl onednn", "oneDNN (Debian's libdnnl-dev)");
+#endif
+#ifndef SCI_RNN_HAVE_BLAS
+    if (st == BHOST_OK && !d->dnnl)
+        st = bh_sci_not_built(h, "rnn: impl own", "OpenBLAS (Debian's libopenblas-dev)");
 #endif
     if (st != BHOST_OK) {
         rn_destroy(d);
@@ -135,10 +142,57 @@ static bhost_status BHOST_ABI rn_create_gru(bhost_host *h, const bhost_backend *
 /* Sets the thread count of the implementation's runtime. [instance] */
 static void set_threads(const rn_inst *d)
 {
+#ifdef SCI_RNN_HAVE_BLAS
     openblas_set_num_threads((int)d->threads);
-#ifdef BH_SCI_HAVE_DNNL
+#endif
+#ifdef SCI_RNN_HAVE_DNNL
     omp_set_num_threads((int)d->threads);
 #endif
+}
+
+/* The implementation of d over the weights w: 0, or -1 with the reason in
+ * err. Only an implementation built in is ever asked for (create skips
+ * the others). [instance] */
+static int impl_init(rn_inst *d, const rnn_weights *w, char *err, size_t cap)
+{
+    (void)w;
+#ifdef SCI_RNN_HAVE_DNNL
+    if (d->dnnl)
+        return (d->dn = rnn_dnnl_create(&d->s, w, err, cap)) != NULL ? 0 : -1;
+#endif
+#ifdef SCI_RNN_HAVE_BLAS
+    if (!d->dnnl && rnn_own_init(&d->own, &d->s) == 0)
+        return 0;
+#endif
+    snprintf(err, cap, "out of memory for the gates");
+    return -1;
+}
+
+/* One forward pass: 0, or -1 with the reason in err. [instance] */
+static int impl_forward(rn_inst *d, const rnn_weights *w, const rnn_io *io, char *err, size_t cap)
+{
+    (void)w;
+#ifdef SCI_RNN_HAVE_DNNL
+    if (d->dnnl)
+        return rnn_dnnl_forward(d->dn, io, err, cap);
+#endif
+#ifdef SCI_RNN_HAVE_BLAS
+    rnn_own_forward(&d->own, w, io);
+#endif
+    (void)d, (void)io, (void)err, (void)cap;
+    return 0;
+}
+
+/* Frees what impl_init made (fine when it made nothing). [instance] */
+static void impl_free(rn_inst *d)
+{
+#ifdef SCI_RNN_HAVE_DNNL
+    rnn_dnnl_free(d->dn);
+#endif
+#ifdef SCI_RNN_HAVE_BLAS
+    rnn_own_free(&d->own);
+#endif
+    (void)d;
 }
 
 /* An f32 buffer of n values, NULL when short of memory. [instance] */
@@ -184,9 +238,7 @@ static bhost_status BHOST_ABI rn_setup(void *inst, bhost_stream *strm)
         if ((st = alloc_tensors(d)) != BHOST_OK)
             return st;
         w = (rnn_weights){d->wx, d->wh, d->bias};
-        if (!d->dnnl && rnn_own_init(&d->own, &d->s) != 0)
-            return bh_plugin_fail(d->h, BHOST_E_NOMEM, "rnn: out of memory for the gates");
-        if (d->dnnl && (d->dn = rnn_dnnl_create(&d->s, &w, err, sizeof(err))) == NULL)
+        if (impl_init(d, &w, err, sizeof(err)) != 0)
             return bh_plugin_fail(d->h, BHOST_E_INTERNAL, "rnn: %s", err);
         bh_plugin_metric_info(d->h, "threads", "", (double)d->threads);
     }
@@ -206,9 +258,7 @@ static bhost_status BHOST_ABI rn_run(void *inst, bhost_stream *strm, uint64_t it
     (void)strm;
     set_threads(d);
     for (uint64_t i = 0; i < iterations; i++) {
-        if (!d->dnnl)
-            rnn_own_forward(&d->own, &w, &io);
-        else if (rnn_dnnl_forward(d->dn, &io, err, sizeof(err)) != 0)
+        if (impl_forward(d, &w, &io, err, sizeof(err)) != 0)
             return bh_plugin_fail(d->h, BHOST_E_INTERNAL, "rnn: %s", err);
         bhost_clobber_memory();
     }
@@ -298,10 +348,7 @@ static void BHOST_ABI rn_destroy(void *inst)
     rn_inst *d = inst;
     void *bufs[] = {d->wx, d->wh, d->bias, d->x, d->h0, d->c0, d->hs, d->cT, d->ref_h, d->ref_c};
 
-    rnn_own_free(&d->own);
-#ifdef BH_SCI_HAVE_DNNL
-    rnn_dnnl_free(d->dn);
-#endif
+    impl_free(d);
     for (size_t i = 0; i < sizeof(bufs) / sizeof(bufs[0]); i++)
         bh_sci_api->free(d->h, bufs[i]);
     bh_sci_api->free(d->h, d);

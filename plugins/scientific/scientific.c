@@ -13,10 +13,8 @@ static const bhost_bench_desc *const benches[] = {
 #ifdef BH_SCI_HAVE_FFTW
     &bh_sci_fft,
 #endif
-#ifdef BH_SCI_HAVE_RNN
     &bh_sci_rnn_lstm,
     &bh_sci_rnn_gru,
-#endif
     &bh_sci_autotune,
     &bh_sci_conv,
     &bh_sci_pool,

@@ -144,4 +144,8 @@ double cv_ref_pool(const cv_shape *sh, cv_layout l, cv_pool_kind kind, const flo
 double cv_ref_norm(double x, double mean, double var, double gamma, double beta, double eps,
                    double m, double *bound);
 
+/* The bounds on the mean and biased variance of m values that an f32 code
+ * summed (see cv_ref.c), given their exact mean and variance. */
+void cv_ref_stats_bound(double mean, double var, double m, double *dmu, double *dvar);
+
 #endif /* CV_LAYER_H */

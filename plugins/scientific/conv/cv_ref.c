@@ -78,13 +78,21 @@ double cv_ref_pool(const cv_shape *sh, cv_layout l, cv_pool_kind kind, const flo
  *              + 8 u (|gamma| (|x| + |mu|) / sigma + |beta|)
  * the last term the rounding of scale, shift and x scale + shift.
  */
+void cv_ref_stats_bound(double mean, double var, double m, double *dmu, double *dvar)
+{
+    double q = var + mean * mean, a = sqrt(q);
+
+    *dmu = 2.0 * m * U_F32 * a;
+    *dvar = m > 0 ? 4.0 * (m + 2.0) * U_F32 * q + 2.0 * a * *dmu : 0.0;
+}
+
 double cv_ref_norm(double x, double mean, double var, double gamma, double beta, double eps,
                    double m, double *bound)
 {
-    double sigma = sqrt(var + eps), q = var + mean * mean, a = sqrt(q);
-    double dmu = 2.0 * m * U_F32 * a;
-    double dvar = m > 0 ? 4.0 * (m + 2.0) * U_F32 * q + 2.0 * a * dmu : 0.0;
+    double sigma = sqrt(var + eps), dmu, dvar;
     double g = fabs(gamma);
+
+    cv_ref_stats_bound(mean, var, m, &dmu, &dvar);
 
     *bound = g * (dmu / sigma + fabs(x - mean) * dvar / (2.0 * sigma * sigma * sigma)) +
              8.0 * U_F32 * (g * (fabs(x) + fabs(mean)) / sigma + fabs(beta));

@@ -57,7 +57,8 @@ size_t rnn_gates(rnn_kind kind);
  * r h, 4 for h_t). */
 double rnn_elementwise_flops(rnn_kind kind);
 
-/* The own implementation's scratch: the gate pre-activations of all steps
+/* The own implementation (rnn_own.c, built with SCI_RNN_HAVE_BLAS): its
+ * scratch: the gate pre-activations of all steps
  * and, for a GRU, r h of one step. */
 typedef struct rnn_own {
     rnn_shape s;

@@ -12,16 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-size_t rnn_gates(rnn_kind kind)
-{
-    return kind == RNN_LSTM ? 4 : 3;
-}
-
-double rnn_elementwise_flops(rnn_kind kind)
-{
-    return kind == RNN_LSTM ? 13.0 : 11.0;
-}
-
 int rnn_own_init(rnn_own *p, const rnn_shape *s)
 {
     size_t gh = rnn_gates(s->kind) * s->hidden;

@@ -22,10 +22,11 @@ checks the result document:
     1-3 D, complex and real, f64 and f32 are ok with error.to_norm within
     its limit and FLOP per point 5 log2 N (2.5 for real input); the
     radix-2 at an awkward size is skipped with the reason;
-  - with --rnn (built with OpenBLAS): LSTM and GRU cells and sequences,
-    own and oneDNN, are ok with error.to_bound <= 1 and FLOP and bytes per
-    cell step as counted in bench_rnn.c (without --dnnl the oneDNN cases
-    are skipped naming libdnnl-dev);
+  - LSTM and GRU cells and sequences, own (with --rnn: built with
+    OpenBLAS) and oneDNN (with --dnnl), are ok with error.to_bound <= 1
+    and FLOP and bytes per cell step as counted in bench_rnn.c; without
+    the flag, those cases are skipped naming libopenblas-dev or
+    libdnnl-dev;
   - autotune: the gemm and fftw kernels are ok and verified, with the
     space size, points tried (only the default at budget 0), a chosen
     point of the space and tuned no slower than default (the best of the
@@ -210,9 +211,11 @@ def verified(c, errors, built, package):
     return True
 
 
-def check_rnn(c, errors, dnnl):
+def check_rnn(c, errors, own, dnnl):
     cid, p = c['id'], c['params']
-    if not verified(c, errors, dnnl or p['impl'] != 'onednn', 'libdnnl-dev'):
+    onednn = p['impl'] == 'onednn'
+    if not verified(c, errors, dnnl if onednn else own,
+                    'libdnnl-dev' if onednn else 'libopenblas-dev'):
         return
     lstm = c['benchmark'] == 'rnn.lstm'
     g, e = (4, 13) if lstm else (3, 11)
@@ -262,8 +265,7 @@ def main():
         good, sym, trunc, bad, big, expect = make_files(d)
         cfg = write(os.path.join(d, 'sci.yaml'),
                     CONFIG.format(good=good, sym=sym, trunc=trunc, bad=bad, big=big) +
-                    (FFT_SUITES if args.fft else '') + (RNN_SUITES if args.rnn else '') +
-                    AUTOTUNE_SUITES)
+                    (FFT_SUITES if args.fft else '') + RNN_SUITES + AUTOTUNE_SUITES)
         out = os.path.join(d, 'r.json')
         p = subprocess.run([args.bhost, 'run', cfg, '--out', out, '--no-store', '--quiet'],
                            capture_output=True, text=True)
@@ -278,7 +280,7 @@ def main():
                 check_fft(c, errors)
                 continue
             if c['benchmark'].startswith('rnn.'):
-                check_rnn(c, errors, args.dnnl)
+                check_rnn(c, errors, args.rnn, args.dnnl)
                 continue
             if c['benchmark'] == 'autotune':
                 check_autotune(c, errors, args.fft)
@@ -305,8 +307,8 @@ def main():
         if len(ffts) != (17 if args.fft else 0):
             errors.append('%d fft cases, expected %d' % (len(ffts), 17 if args.fft else 0))
         rnns = [c for c in doc['cases'] if c['benchmark'].startswith('rnn.')]
-        if len(rnns) != (36 if args.rnn else 0):
-            errors.append('%d rnn cases, expected %d' % (len(rnns), 36 if args.rnn else 0))
+        if len(rnns) != 36:
+            errors.append('%d rnn cases, expected 36' % len(rnns))
         tunes = [c for c in doc['cases'] if c['benchmark'] == 'autotune']
         if len(tunes) != 8:
             errors.append('%d autotune cases, expected 8' % len(tunes))
