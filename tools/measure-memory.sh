@@ -4,8 +4,7 @@
 # allocate + free latency of every allocator at 64 B and 1 MiB (one
 # thread and two; the seeds' target is under 10 us) and the fragmentation
 # ratio and time per replay of the gpt2 decode trace (context 128, 4
-# steps). jemalloc needs glibc's static TLS reserve raised, so bhost runs
-# with GLIBC_TUNABLES set. Prints one table; the result stays in OUT.
+# steps). Prints one table; the result stays in OUT.
 # Further arguments go to bhost run (e.g. --runs 1 for a quick check).
 #   tools/measure-memory.sh [BUILD_DIR] [OUT.json] [bhost run options]
 set -euo pipefail
@@ -34,8 +33,7 @@ suites:
     params: {allocator: [glibc, jemalloc, mimalloc, tcmalloc, arena], trace: [decode]}
 YAML
 
-GLIBC_TUNABLES=glibc.rtld.optional_static_tls=16384 \
-  "$build/host/cli/bhost" run "$tmp/memory-figures.yaml" --out "$out" --no-store --quiet "$@"
+"$build/host/cli/bhost" run "$tmp/memory-figures.yaml" --out "$out" --no-store --quiet "$@"
 python3 - "$out" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))

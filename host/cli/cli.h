@@ -61,6 +61,14 @@ extern const bh_cli_cmd bh_cli_man;
  * "did you mean" for an unknown one (BH_EXIT_USAGE). */
 int bh_cli_dispatch(int argc, char **argv);
 
+/* Reserves static TLS for the worker processes, which inherit bhost's
+ * environment: unless GLIBC_TUNABLES already names
+ * glibc.rtld.optional_static_tls, appends a 16 KiB reserve to it, so that
+ * a plugin can dlopen a library built with initial-exec TLS (Debian's
+ * libjemalloc2, some vendor runtimes). bhost itself is not affected: the
+ * dynamic loader read the variable when bhost started (static_tls.c). */
+void bh_cli_reserve_static_tls(void);
+
 /* Prints "bhost: <msg>" on stderr. */
 void bh_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -29,6 +29,7 @@ int main(int argc, char **argv)
     if (cmd && strcmp(cmd, "__worker") == 0)
         return bh_worker_main();
     signal(SIGPIPE, SIG_IGN);
+    bh_cli_reserve_static_tls();
     if (cmd && (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0 ||
                 strcmp(cmd, "version") == 0)) {
         printf("bhost %s (plugin ABI %d.%d)\n", BHOST_VERSION, BHOST_ABI_MAJOR, BHOST_ABI_MINOR);

@@ -134,7 +134,8 @@ static int load(mem_lib *l, const char *file, const lib_spec *sp, char *err, siz
     if (why != NULL && strstr(why, "static TLS") != NULL) {
         snprintf(err, cap,
                  "%s: %s needs static TLS that glibc did not reserve; run bhost with "
-                 "GLIBC_TUNABLES=glibc.rtld.optional_static_tls=16384 (%s)",
+                 "GLIBC_TUNABLES=glibc.rtld.optional_static_tls=16384, or without a "
+                 "smaller size in it (%s)",
                  l->name, file, why);
         return MEM_LIB_NO_TLS;
     }

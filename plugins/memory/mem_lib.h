@@ -14,9 +14,9 @@
  * worker process that loads one of them, so one run measures exactly one
  * allocator. A library that cannot be opened skips the case naming its
  * package; Debian's jemalloc uses initial-exec TLS, which dlopen can place
- * only when glibc reserves static TLS for it
- * (GLIBC_TUNABLES=glibc.rtld.optional_static_tls=16384 in bhost's
- * environment): without it the case is unsupported with that remedy.
+ * only when glibc reserves static TLS for it (bhost reserves 16 KiB for its
+ * workers unless GLIBC_TUNABLES chose a size): without it the case is
+ * unsupported with that remedy.
  * pool and arena are the plugin's own (mem_pool.h, mem_arena.h).
  */
 #ifndef MEM_LIB_H
