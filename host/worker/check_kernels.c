@@ -2,7 +2,7 @@
 /* Kernel checks of an open backend device: for each kernel id of ABI 1.0,
  * the table's presence agrees with the capability bit, its size is at
  * least 1.0, and a small F32 problem with an exact answer comes back
- * right. */
+ * right; then the scientific extension's tables (check_sci.c). */
 #include "check_plugin.h"
 
 #include "host_api.h"
@@ -10,29 +10,27 @@
 #include <stdio.h>
 #include <string.h>
 
-/* A small problem: the device buffers and how to read the answer. */
-typedef struct kbufs {
-    int fd;
-    const char *id;
-    const bhost_backend *be;
-    bhost_dev *dev;
-    bhost_buf *buf[3];
-} kbufs;
+typedef bh_check_kb kbufs;
+
+bhost_status bh_check_kb_upload(bh_check_kb *k, int slot, const void *src,
+                                size_t bytes)
+{
+    bhost_status st = k->be->alloc(k->dev, bytes, BHOST_MEM_DEVICE,
+                                   &k->buf[slot]);
+
+    if (st == BHOST_OK)
+        st = k->be->copy_h2d(k->dev, NULL, k->buf[slot], 0, src, bytes);
+    return st;
+}
 
 /* Allocates a device buffer holding n floats copied from src. */
 static bhost_status upload(kbufs *k, int slot, const float *src, size_t n)
 {
-    bhost_status st = k->be->alloc(k->dev, n * sizeof(float),
-                                   BHOST_MEM_DEVICE, &k->buf[slot]);
-
-    if (st == BHOST_OK)
-        st = k->be->copy_h2d(k->dev, NULL, k->buf[slot], 0, src,
-                             n * sizeof(float));
-    return st;
+    return bh_check_kb_upload(k, slot, src, n * sizeof(float));
 }
 
-/* Reads n floats of buffer slot back after a sync. */
-static bhost_status download(kbufs *k, int slot, float *dst, size_t n)
+bhost_status bh_check_kb_download(bh_check_kb *k, int slot, float *dst,
+                                  size_t n)
 {
     bhost_status st = k->be->stream_sync(k->dev, NULL);
 
@@ -44,10 +42,8 @@ static bhost_status download(kbufs *k, int slot, float *dst, size_t n)
     return st;
 }
 
-/* Reports the outcome of one kernel run: WARN for UNSUPPORTED (a kernel
- * may take only some dtypes), FAIL for other errors or a wrong answer. */
-static void verdict(kbufs *k, bhost_status st, const float *got,
-                    const float *want, size_t n)
+void bh_check_kb_verdict(bh_check_kb *k, bhost_status st, const float *got,
+                         const float *want, size_t n)
 {
     if (st == BHOST_E_UNSUPPORTED) {
         bh_check_report(k->fd, k->id, "WARN",
@@ -97,8 +93,8 @@ static void run_axpy(kbufs *k, const bhost_kernel_axpy *t)
     if (st == BHOST_OK)
         st = t->run(k->dev, NULL, &a);
     if (st == BHOST_OK)
-        st = download(k, 1, got, N);
-    verdict(k, st, got, want, N);
+        st = bh_check_kb_download(k, 1, got, N);
+    bh_check_kb_verdict(k, st, got, want, N);
 }
 
 /* The sum of 1000 small integers into result[0]: exact in F32. */
@@ -127,8 +123,8 @@ static void run_reduce(kbufs *k, const bhost_kernel_reduce *t)
     if (st == BHOST_OK)
         st = t->run(k->dev, NULL, &a);
     if (st == BHOST_OK)
-        st = download(k, 1, &got, 1);
-    verdict(k, st, &got, &want, 1);
+        st = bh_check_kb_download(k, 1, &got, 1);
+    bh_check_kb_verdict(k, st, &got, &want, 1);
 }
 
 /* C(3x2) = A(3x4) B(4x2), column-major small integers: exact in F32. */
@@ -174,8 +170,36 @@ static void run_gemm(kbufs *k, const bhost_kernel_gemm *t)
     if (st == BHOST_OK)
         st = t->run(k->dev, NULL, &g);
     if (st == BHOST_OK)
-        st = download(k, 2, got, M * N);
-    verdict(k, st, got, want, M * N);
+        st = bh_check_kb_download(k, 2, got, M * N);
+    bh_check_kb_verdict(k, st, got, want, M * N);
+}
+
+const void *bh_check_kb_table(bh_check_kb *k, int fd, const char *check,
+                              const bhost_backend *be, bhost_dev *dev,
+                              const char *kid)
+{
+    memset(k, 0, sizeof(*k));
+    k->fd = fd;
+    k->id = check;
+    k->be = be;
+    k->dev = dev;
+    bh_host_api_clear_error();
+    bh_check_stage(fd, "get_kernel");
+    return be->get_kernel(dev, kid);
+}
+
+int bh_check_kb_table_ok(bh_check_kb *k, const void *t)
+{
+    /* every kernel table is {struct_size, reserved, run} in 1.0 */
+    const bhost_kernel_axpy *head = t;
+
+    if (head->struct_size >= offsetof(bhost_kernel_axpy, run) + sizeof(void *) &&
+        head->run)
+        return 1;
+    bh_check_report(k->fd, k->id, "FAIL",
+                    "table struct_size %u below the 1.0 size, or run is NULL",
+                    head->struct_size);
+    return 0;
 }
 
 /* Checks one kernel id against its capability bit, then runs it. */
@@ -184,18 +208,8 @@ static void check_kernel(int fd, const bhost_backend *be, bhost_dev *dev,
                          bhost_caps caps)
 {
     kbufs k;
-    const void *t;
-    /* every kernel table is {struct_size, reserved, run} in 1.0 */
-    const bhost_kernel_axpy *head;
+    const void *t = bh_check_kb_table(&k, fd, check, be, dev, kid);
 
-    memset(&k, 0, sizeof(k));
-    k.fd = fd;
-    k.id = check;
-    k.be = be;
-    k.dev = dev;
-    bh_host_api_clear_error();
-    bh_check_stage(fd, "get_kernel");
-    t = be->get_kernel(dev, kid);
     if (!t) {
         bh_check_report(fd, check, (caps & bit) ? "FAIL" : "PASS",
                         (caps & bit) ? "device caps promise it, get_kernel "
@@ -203,15 +217,8 @@ static void check_kernel(int fd, const bhost_backend *be, bhost_dev *dev,
                                      : "not offered (and not in caps)");
         return;
     }
-    head = t;
-    if (head->struct_size < offsetof(bhost_kernel_axpy, run) + sizeof(void *) ||
-        !head->run) {
-        bh_check_report(fd, check, "FAIL",
-                        "table struct_size %u below the 1.0 size, or run is "
-                        "NULL",
-                        head->struct_size);
+    if (!bh_check_kb_table_ok(&k, t))
         return;
-    }
     if (!(caps & bit))
         bh_check_report(fd, check, "WARN",
                         "offered but the device caps lack its "
@@ -223,10 +230,17 @@ static void check_kernel(int fd, const bhost_backend *be, bhost_dev *dev,
         run_reduce(&k, t);
     else
         run_gemm(&k, t);
-    bh_check_stage(fd, "free kernel buffers");
-    for (int i = 0; i < 3; i++)
-        if (k.buf[i])
-            be->free(dev, k.buf[i]);
+    bh_check_kb_free(&k);
+}
+
+void bh_check_kb_free(bh_check_kb *k)
+{
+    bh_check_stage(k->fd, "free kernel buffers");
+    for (int i = 0; i < 5; i++)
+        if (k->buf[i]) {
+            k->be->free(k->dev, k->buf[i]);
+            k->buf[i] = NULL;
+        }
 }
 
 void bh_check_kernels(int fd, const bhost_backend *be, bhost_dev *dev,
@@ -238,4 +252,5 @@ void bh_check_kernels(int fd, const bhost_backend *be, bhost_dev *dev,
                  BHOST_CAP_KERNEL_AXPY, caps);
     check_kernel(fd, be, dev, BHOST_KERNEL_REDUCE, "backend.kernel.reduce",
                  BHOST_CAP_KERNEL_REDUCE, caps);
+    bh_check_sci(fd, be, dev);
 }

@@ -58,6 +58,42 @@ int bh_check_backend(const cJSON *job, int fd);
 void bh_check_kernels(int fd, const bhost_backend *be, bhost_dev *dev,
                       bhost_caps caps);
 
+/* A small kernel problem of check id: its device buffers (check_kernels.c
+ * has the helpers, check_kernels.c and check_sci.c the problems). */
+typedef struct bh_check_kb {
+    int fd;
+    const char *id;
+    const bhost_backend *be;
+    bhost_dev *dev;
+    bhost_buf *buf[5];
+} bh_check_kb;
+
+/* Sets k up for check id on dev (error cleared) and returns the table
+ * get_kernel(dev, kid) gives, or NULL. */
+const void *bh_check_kb_table(bh_check_kb *k, int fd, const char *check,
+                              const bhost_backend *be, bhost_dev *dev,
+                              const char *kid);
+/* 1 when table t has at least {struct_size, reserved, run} with run set,
+ * else 0 after a FAIL line. */
+int bh_check_kb_table_ok(bh_check_kb *k, const void *t);
+/* Allocates device buffer slot holding bytes copied from src. */
+bhost_status bh_check_kb_upload(bh_check_kb *k, int slot, const void *src,
+                                size_t bytes);
+/* Reads n floats of buffer slot back after a sync. */
+bhost_status bh_check_kb_download(bh_check_kb *k, int slot, float *dst,
+                                  size_t n);
+/* Reports one kernel run: WARN for UNSUPPORTED (a kernel may take only
+ * some dtypes), FAIL for other errors or an inexact answer, else PASS. */
+void bh_check_kb_verdict(bh_check_kb *k, bhost_status st, const float *got,
+                         const float *want, size_t n);
+/* Frees the buffers of k. */
+void bh_check_kb_free(bh_check_kb *k);
+
+/* Runs and verifies each table of the optional scientific kernel
+ * extension (bhost/sci_kernels.h) the open device offers; a table not
+ * offered passes (the extension is optional). */
+void bh_check_sci(int fd, const bhost_backend *be, bhost_dev *dev);
+
 /* Builds the cycle's typed params (key -> {type, value}) from the
  * descriptor defaults; NULL with why set when one has no usable default. */
 cJSON *bh_check_default_params(const bhost_bench_desc *d, char *why,

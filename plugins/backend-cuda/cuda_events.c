@@ -78,6 +78,7 @@ void bh_cu_close_extra(bhost_dev *dev)
                    "the default SM clock %.0f MHz (lowest %.0f MHz)",
                    dev->throttled, dev->samples, 100 * dev->threshold,
                    dev->default_mhz, dev->min_mhz);
+    bh_cu_sci_release(dev);
     blas = dev->cublas != NULL ? bh_cu_cublas(dev->h) : NULL;
     if (blas != NULL)
         blas->Destroy(dev->cublas);

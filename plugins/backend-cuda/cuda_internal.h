@@ -135,6 +135,7 @@ struct bhost_dev {
     uint32_t sms;           /* multiprocessors (probe grid) */
     uint64_t live_bufs;
     bhost_build_stats stats;
+    struct bh_cu_sci *sci;  /* cuSPARSE/cuFFT/cuDNN state (cuda_sci.c) */
 };
 
 /* ---- cuda_loader.c ------------------------------------------------------- */
@@ -154,5 +155,21 @@ const void *bh_cu_function(bhost_host *h, const char *name);
 bhost_status bh_cu_launch_fn(bhost_dev *dev, const void *fn, dim3 grid,
                              dim3 block, void **args, cudaStream_t s,
                              const char *op);
+
+/* ---- cuda_sci.c, cuda_dnn.c: bhost/sci_kernels.h ----------------------- */
+
+/* The scientific table for id when its library was built in and loads,
+ * else NULL (the reason logged). [instance] */
+const void *bh_cu_sci_kernel(bhost_dev *dev, const char *id);
+/* Frees dev->sci (handles, plan, workspace). [main] */
+void bh_cu_sci_release(bhost_dev *dev);
+/* The device's shared workspace of at least bytes. [instance] */
+bhost_status bh_cu_sci_workspace(bhost_dev *dev, size_t bytes, void **out);
+/* Where the device's cuDNN handle lives (NULL when out of memory). */
+void **bh_cu_sci_dnn(bhost_dev *dev);
+/* cuDNN: loads libcudnn once (NULL, or why not); destroys a handle. */
+const char *bh_cu_dnn_load(void);
+void bh_cu_dnn_release(void *handle);
+extern const bhost_kernel_conv2d bh_cu_conv2d_table;
 
 #endif /* BH_BACKEND_CUDA_INTERNAL_H */

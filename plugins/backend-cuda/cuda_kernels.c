@@ -246,6 +246,9 @@ const void *bh_cu_kernel(bhost_dev *dev, const char *id)
     int kernel;
     const void *t = bh_be_find_table(&bh_cu_tables, id, &kernel);
 
+    if (t == NULL)
+        return bh_cu_sci_kernel(dev, id);
+
     if (t == bh_cu_tables.gemm)
         return have || bh_cu_cublas(dev->h) != NULL ? t : NULL;
     return !kernel || have ? t : NULL;

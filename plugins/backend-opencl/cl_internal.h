@@ -75,7 +75,11 @@ enum {
     BH_CL_K_REDUCE = 1,
     BH_CL_K_GEMM = 2,
     BH_CL_K_GEMV = 3, /* gemm with C of at most 8 columns or rows */
-    BH_CL_KERNELS = 4
+    BH_CL_K_SPMV = 4, /* the scientific extension (cl_sci.c) */
+    BH_CL_K_FFT_BITREV = 5,
+    BH_CL_K_FFT_STAGE = 6,
+    BH_CL_K_CONV2D = 7,
+    BH_CL_KERNELS = 8
 };
 
 /* What cl_loader.c knows of one device. */
@@ -240,5 +244,20 @@ const char *bh_cl_cache_dir(void);
 /* The kernel or extension table for id, or NULL; builds the device's
  * programs on first use. [instance] */
 const void *bh_cl_kernel(bhost_dev *dev, const char *id);
+/* Common checks of a kernel call (device, stream, args) and the device's
+ * programs built; *t is the stream to enqueue on. [instance] */
+bhost_status bh_cl_kernel_call(bhost_dev *dev, bhost_stream *s,
+                               const void *args, const char *op,
+                               bhost_stream **t);
+/* Sets the arguments (sizes[i] bytes at vals[i]) of kernel k and enqueues
+ * it over a 1D range of global work-items in groups of local. */
+bhost_status bh_cl_launch(bhost_stream *t, cl_kernel k, cl_uint nargs,
+                          const size_t *sizes, const void *const *vals,
+                          size_t global, size_t local, const char *op);
+
+/* ---- cl_sci.c ----------------------------------------------------------- */
+
+/* The scientific kernel tables (bhost/sci_kernels.h): spmv, fft, conv2d. */
+extern const bh_be_sci_tables bh_cl_sci_tables;
 
 #endif /* BH_BACKEND_CL_INTERNAL_H */

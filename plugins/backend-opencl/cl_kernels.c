@@ -2,7 +2,7 @@
 /*
  * cl_kernels.c -- the kernel tables gemm, axpy, reduce of the OpenCL
  * backend (plugins/common/bh_kernels.cl), and the build_stats and
- * device_index extensions.
+ * device_index extensions (the scientific tables: cl_sci.c).
  * The device's programs (f32; f64 where the device has it) are built on
  * the first get_kernel() through the program cache; the build time and
  * cache hits are logged and reported as the case metrics
@@ -58,8 +58,7 @@ static size_t elem(const bhost_dev *dev, bhost_dtype t, int *f)
     return 0;
 }
 
-/* Common checks of a kernel call; the stream in *t. */
-static bhost_status check_call(bhost_dev *dev, bhost_stream *s,
+bhost_status bh_cl_kernel_call(bhost_dev *dev, bhost_stream *s,
                                const void *args, const char *op,
                                bhost_stream **t)
 {
@@ -89,6 +88,13 @@ static bhost_status launch(bhost_stream *t, cl_kernel k, cl_uint nargs,
                                         bh_cl_err_name(e));
 }
 
+bhost_status bh_cl_launch(bhost_stream *t, cl_kernel k, cl_uint nargs,
+                          const size_t *sizes, const void *const *vals,
+                          size_t global, size_t local, const char *op)
+{
+    return launch(t, k, nargs, sizes, vals, 1, &global, &local, op);
+}
+
 /* y = alpha x + y. [instance] */
 static bhost_status BHOST_ABI axpy_run(bhost_dev *dev, bhost_stream *s,
                                        const bhost_axpy_args *a)
@@ -98,7 +104,7 @@ static bhost_status BHOST_ABI axpy_run(bhost_dev *dev, bhost_stream *s,
     float af;
     size_t es, global, local = 256;
     int f;
-    bhost_status st = check_call(dev, s, a, "axpy", &t);
+    bhost_status st = bh_cl_kernel_call(dev, s, a, "axpy", &t);
 
     if (st != BHOST_OK)
         return st;
@@ -139,7 +145,7 @@ static bhost_status BHOST_ABI reduce_run(bhost_dev *dev, bhost_stream *s,
     size_t es, groups, global, local = 256;
     cl_int e = CL_SUCCESS;
     int f;
-    bhost_status st = check_call(dev, s, a, "reduce", &t);
+    bhost_status st = bh_cl_kernel_call(dev, s, a, "reduce", &t);
 
     if (st != BHOST_OK)
         return st;
@@ -289,7 +295,7 @@ static bhost_status BHOST_ABI gemm_run(bhost_dev *dev, bhost_stream *s,
     const void *alpha, *beta;
     size_t es, global[2], local[2] = {16, 16};
     int f;
-    bhost_status st = check_call(dev, s, g, "gemm", &t);
+    bhost_status st = bh_cl_kernel_call(dev, s, g, "gemm", &t);
 
     if (st != BHOST_OK)
         return st;
@@ -388,6 +394,8 @@ const void *bh_cl_kernel(bhost_dev *dev, const char *id)
     int kernel;
     const void *t = bh_be_find_table(&tables, id, &kernel);
 
+    if (t == NULL && (t = bh_be_find_sci(&bh_cl_sci_tables, id)) != NULL)
+        kernel = 1;
     if (!kernel)
         return t;
     if (dev->phys->max_wg < 256)

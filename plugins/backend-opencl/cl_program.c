@@ -30,8 +30,9 @@
 extern const unsigned char bh_cl_source[];
 extern const unsigned long bh_cl_source_size;
 
-static const char *const kernel_names[BH_CL_KERNELS] = {"bh_axpy", "bh_reduce",
-                                                        "bh_gemm", "bh_gemv"};
+static const char *const kernel_names[BH_CL_KERNELS] = {
+    "bh_axpy", "bh_reduce",     "bh_gemm",      "bh_gemv",
+    "bh_spmv", "bh_fft_bitrev", "bh_fft_stage", "bh_conv2d"};
 
 static struct {
     int tried;

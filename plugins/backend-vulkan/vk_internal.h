@@ -114,6 +114,7 @@ extern bh_vk_fns bh_vk;
 #define BH_VK_BATCH_STAGING (UINT64_C(64) << 20) /* flush beyond this */
 #define BH_VK_MAX_STREAMS 64u
 #define BH_VK_REDUCE_GROUPS 1024u
+#define BH_VK_BINDINGS 5u /* storage buffers of set 0 (spmv uses five) */
 
 /* Pipelines: kernel x element type. */
 enum {
@@ -200,6 +201,15 @@ struct bhost_event {
     uint64_t ns;          /* host-clock fallback stamp */
 };
 
+/* Pipelines of the scientific kernel extension (vk_sci.c). */
+enum {
+    BH_VK_S_SPMV = 0,       /* + 1 for F64 (built where shaderFloat64) */
+    BH_VK_S_FFT_BITREV = 2, /* + 1 for F64 likewise */
+    BH_VK_S_FFT_STAGE = 4,  /* + 1 for F64 likewise */
+    BH_VK_S_CONV2D = 6,     /* F32 */
+    BH_VK_SCI_KERNELS = 7
+};
+
 /* A built set of pipelines (the device's own, or a build_stats rebuild). */
 typedef struct bh_vk_pipes {
     VkPipeline p[2][BH_VK_KERNELS]; /* [f64][kernel] */
@@ -234,6 +244,9 @@ struct bhost_dev {
                             maxStorageBufferRange, or less by
                             BHOST_VK_MAX_RANGE */
     uint64_t bind_align; /* minStorageBufferOffsetAlignment (>= 1) */
+    VkPipeline sci[BH_VK_SCI_KERNELS]; /* vk_sci.c, built on first use */
+    uint32_t sci_tried;                /* sci pipelines built (or failed) */
+    uint32_t sci_reserved;
 };
 
 /* ---- backend_vulkan.c --------------------------------------------------- */
@@ -343,9 +356,12 @@ typedef struct bh_vk_bind {
     uint64_t range;
 } bh_vk_bind;
 
-/* A descriptor set of the recording batch with bindings 0..2 set to
- * b[0..2]. VK_NULL_HANDLE after set_error. */
-VkDescriptorSet bh_vk_descriptors(bhost_stream *s, const bh_vk_bind b[3]);
+/* A descriptor set of the recording batch with bindings 0..n-1 set to
+ * b[0..n-1] (n <= BH_VK_BINDINGS; the others are left unwritten, which
+ * is valid for a shader that does not use them). VK_NULL_HANDLE after
+ * set_error. */
+VkDescriptorSet bh_vk_descriptors(bhost_stream *s, const bh_vk_bind *b,
+                                  uint32_t n);
 
 /* ---- vk_copy.c ---------------------------------------------------------- */
 
@@ -407,11 +423,26 @@ bhost_status bh_vk_bind_elems(const bhost_dev *dev, const bhost_buf *buf,
 bhost_status bh_vk_dispatch(bhost_stream *t, VkPipeline p,
                             const bh_vk_bind b[3], const void *push,
                             uint32_t push_bytes, uint32_t gx, uint32_t gy);
+/* The same over bindings b[0..nb) (nb <= BH_VK_BINDINGS). [instance] */
+bhost_status bh_vk_dispatch_n(bhost_stream *t, VkPipeline p,
+                              const bh_vk_bind *b, uint32_t nb,
+                              const void *push, uint32_t push_bytes,
+                              uint32_t gx, uint32_t gy);
+/* A compute pipeline from SPIR-V code (bytes) with the shared layout,
+ * through cache (may be VK_NULL_HANDLE). */
+VkResult bh_vk_pipeline(bhost_dev *dev, VkPipelineCache cache,
+                        const uint32_t *code, size_t bytes, VkPipeline *out);
 
 /* ---- vk_gemm.c ---------------------------------------------------------- */
 /* bhost.kernel.gemm/1 run(): C = alpha op(A) op(B) + beta C, split into
  * pieces whose bindings fit bind_max. [instance] */
 bhost_status BHOST_ABI bh_vk_gemm_run(bhost_dev *dev, bhost_stream *s,
                                       const bhost_gemm_args *g);
+
+/* ---- vk_sci.c ----------------------------------------------------------- */
+/* The scientific kernel tables (bhost/sci_kernels.h): spmv, fft, conv2d. */
+extern const bh_be_sci_tables bh_vk_sci_tables;
+/* Destroys the scientific pipelines of dev. */
+void bh_vk_sci_release(bhost_dev *dev);
 
 #endif /* BH_BACKEND_VK_INTERNAL_H */

@@ -2,7 +2,8 @@
 /*
  * vk_kernels.c -- the compute pipelines (SPIR-V from the shaders/ folder,
  * compiled by glslc at build time, f32 and f64 variants) and the kernel
- * tables gemm, axpy, reduce (gemm's run() in vk_gemm.c); the build_stats
+ * tables gemm, axpy, reduce (gemm's run() in vk_gemm.c; the scientific
+ * extension's in vk_sci.c); the build_stats
  * and device_index extensions; the bindings of buffer ranges the kernels
  * share. axpy and reduce run over pieces of at most bind_max bytes that
  * start aligned. Pipelines are built on the first get_kernel() of a
@@ -74,7 +75,7 @@ static const struct {
 
 bhost_status bh_vk_layouts(bhost_dev *dev)
 {
-    VkDescriptorSetLayoutBinding b[3];
+    VkDescriptorSetLayoutBinding b[BH_VK_BINDINGS];
     VkDescriptorSetLayoutCreateInfo di;
     VkPushConstantRange pr;
     VkPipelineLayoutCreateInfo li;
@@ -82,7 +83,7 @@ bhost_status bh_vk_layouts(bhost_dev *dev)
     VkResult r;
 
     memset(b, 0, sizeof(b));
-    for (uint32_t i = 0; i < 3; i++) {
+    for (uint32_t i = 0; i < BH_VK_BINDINGS; i++) {
         b[i].binding = i;
         b[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
         b[i].descriptorCount = 1;
@@ -90,7 +91,7 @@ bhost_status bh_vk_layouts(bhost_dev *dev)
     }
     memset(&di, 0, sizeof(di));
     di.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
-    di.bindingCount = 3;
+    di.bindingCount = BH_VK_BINDINGS;
     di.pBindings = b;
     r = bh_vk.vkCreateDescriptorSetLayout(dev->dev, &di, NULL, &dev->dsl);
     if (r == VK_SUCCESS) {
@@ -131,6 +132,7 @@ static void drop_pipes(bhost_dev *dev, bh_vk_pipes *p)
 void bh_vk_kernels_release(bhost_dev *dev)
 {
     drop_pipes(dev, &dev->pipes);
+    bh_vk_sci_release(dev);
     if (dev->cache != VK_NULL_HANDLE)
         bh_vk.vkDestroyPipelineCache(dev->dev, dev->cache, NULL);
     if (dev->layout != VK_NULL_HANDLE)
@@ -142,10 +144,19 @@ void bh_vk_kernels_release(bhost_dev *dev)
     dev->dsl = VK_NULL_HANDLE;
 }
 
-/* Builds one pipeline from its SPIR-V (shader module made and dropped);
- * gemv from its subgroup variant where dev->gemv_subgroups. */
+/* Builds one pipeline from its SPIR-V; gemv from its subgroup variant
+ * where dev->gemv_subgroups. */
 static VkResult build_one(bhost_dev *dev, VkPipelineCache cache, int f, int k,
                           VkPipeline *out)
+{
+    if (k == BH_VK_P_GEMV && dev->gemv_subgroups)
+        return bh_vk_pipeline(dev, cache, spv_gemv_sg[f].code,
+                              spv_gemv_sg[f].bytes, out);
+    return bh_vk_pipeline(dev, cache, spv[f][k].code, spv[f][k].bytes, out);
+}
+
+VkResult bh_vk_pipeline(bhost_dev *dev, VkPipelineCache cache,
+                        const uint32_t *code, size_t bytes, VkPipeline *out)
 {
     VkShaderModuleCreateInfo mi;
     VkComputePipelineCreateInfo pi;
@@ -154,12 +165,8 @@ static VkResult build_one(bhost_dev *dev, VkPipelineCache cache, int f, int k,
 
     memset(&mi, 0, sizeof(mi));
     mi.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
-    mi.codeSize = spv[f][k].bytes;
-    mi.pCode = spv[f][k].code;
-    if (k == BH_VK_P_GEMV && dev->gemv_subgroups) {
-        mi.codeSize = spv_gemv_sg[f].bytes;
-        mi.pCode = spv_gemv_sg[f].code;
-    }
+    mi.codeSize = bytes;
+    mi.pCode = code;
     r = bh_vk.vkCreateShaderModule(dev->dev, &mi, NULL, &mod);
     if (r != VK_SUCCESS)
         return r;
@@ -238,12 +245,20 @@ bhost_status bh_vk_dispatch(bhost_stream *t, VkPipeline p,
                             const bh_vk_bind b[3], const void *push,
                             uint32_t push_bytes, uint32_t gx, uint32_t gy)
 {
+    return bh_vk_dispatch_n(t, p, b, 3, push, push_bytes, gx, gy);
+}
+
+bhost_status bh_vk_dispatch_n(bhost_stream *t, VkPipeline p,
+                              const bh_vk_bind *b, uint32_t nb,
+                              const void *push, uint32_t push_bytes,
+                              uint32_t gx, uint32_t gy)
+{
     VkCommandBuffer cb = bh_vk_record(t);
     VkDescriptorSet set;
 
     if (cb == VK_NULL_HANDLE)
         return BHOST_E_DEVICE;
-    set = bh_vk_descriptors(t, b);
+    set = bh_vk_descriptors(t, b, nb);
     if (set == VK_NULL_HANDLE)
         return BHOST_E_DEVICE;
     bh_vk.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, p);
@@ -560,6 +575,9 @@ const void *bh_vk_kernel(bhost_dev *dev, const char *id)
 {
     int kernel;
     const void *t = bh_be_find_table(&tables, id, &kernel);
+
+    if (t == NULL && (t = bh_be_find_sci(&bh_vk_sci_tables, id)) != NULL)
+        kernel = 1;
 
     if (kernel && ensure_pipes(dev) != BHOST_OK) {
         bh_vk_log(dev->h, BHOST_LOG_ERROR, "kernels unavailable: pipelines "

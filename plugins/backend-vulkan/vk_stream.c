@@ -43,7 +43,7 @@ static bhost_status batch_init(bhost_dev *dev, bh_vk_batch *b)
     }
     if (r == VK_SUCCESS) {
         ps.type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-        ps.descriptorCount = 3 * BH_VK_BATCH_SETS;
+        ps.descriptorCount = BH_VK_BINDINGS * BH_VK_BATCH_SETS;
         memset(&di, 0, sizeof(di));
         di.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
         di.maxSets = BH_VK_BATCH_SETS;
@@ -276,12 +276,13 @@ bhost_status bh_vk_readback(bhost_stream *s, void *dst, const void *src,
     return BHOST_OK;
 }
 
-VkDescriptorSet bh_vk_descriptors(bhost_stream *s, const bh_vk_bind buf[3])
+VkDescriptorSet bh_vk_descriptors(bhost_stream *s, const bh_vk_bind *buf,
+                                  uint32_t n)
 {
     bh_vk_batch *b = &s->batch[s->cur];
     VkDescriptorSetAllocateInfo ai;
-    VkDescriptorBufferInfo info[3];
-    VkWriteDescriptorSet w[3];
+    VkDescriptorBufferInfo info[BH_VK_BINDINGS];
+    VkWriteDescriptorSet w[BH_VK_BINDINGS];
     VkDescriptorSet set = VK_NULL_HANDLE;
     VkResult r;
 
@@ -298,7 +299,7 @@ VkDescriptorSet bh_vk_descriptors(bhost_stream *s, const bh_vk_bind buf[3])
     }
     b->sets++;
     memset(w, 0, sizeof(w));
-    for (uint32_t i = 0; i < 3; i++) {
+    for (uint32_t i = 0; i < n && i < BH_VK_BINDINGS; i++) {
         info[i].buffer = buf[i].buf->buf;
         info[i].offset = buf[i].off;
         info[i].range = buf[i].range;
@@ -309,7 +310,9 @@ VkDescriptorSet bh_vk_descriptors(bhost_stream *s, const bh_vk_bind buf[3])
         w[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
         w[i].pBufferInfo = &info[i];
     }
-    bh_vk.vkUpdateDescriptorSets(s->dev->dev, 3, w, 0, NULL);
+    bh_vk.vkUpdateDescriptorSets(s->dev->dev,
+                                 n < BH_VK_BINDINGS ? n : BH_VK_BINDINGS, w, 0,
+                                 NULL);
     return set;
 }
 

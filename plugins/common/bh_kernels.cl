@@ -8,7 +8,10 @@
  * loaded only on devices with fp64). The same algorithms as the Vulkan
  * shaders: grid-stride axpy, a two-pass workgroup-tree reduction, a
  * 16 x 16 tiled column-major gemm and, for a C with at most 8 columns (or
- * rows), a matrix-vector gemm (used by backend-opencl only).
+ * rows), a matrix-vector gemm (used by backend-opencl only). Then the
+ * scientific kernel extension of backend-opencl (bhost/sci_kernels.h):
+ * CSR SpMV one row per work-item, a radix-2 FFT (bit reversal, then one
+ * in-place stage per launch) and a direct NCHW convolution.
  */
 #ifdef BH_F64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -161,5 +164,101 @@ void bh_gemv(const uint rows, const uint nv, const uint k, const uint mr,
         }
         for (uint v = 0; v < nv; v++)
             gemv_store(c, r * cr + (size_t)v * cv, acc[v], alpha, beta);
+    }
+}
+
+/* ---- The scientific kernel extension (bhost/sci_kernels.h) ------------ */
+
+/* y = alpha A x + beta y, A in CSR (32-bit indices), one work-item per
+ * row, grid-stride; beta == 0 never reads y. */
+__kernel void bh_spmv(const uint rows, const T alpha, const T beta,
+                      __global const int *ptr, __global const int *col,
+                      __global const T *val, __global const T *x,
+                      __global T *y)
+{
+    for (size_t r = get_global_id(0); r < rows; r += get_global_size(0)) {
+        T acc = (T)0;
+
+        for (int j = ptr[r]; j < ptr[r + 1]; j++)
+            acc += val[j] * x[col[j]];
+        acc *= alpha;
+        if (beta != (T)0)
+            acc += beta * y[r];
+        y[r] = acc;
+    }
+}
+
+#ifdef BH_F64
+typedef double2 T2;
+#else
+typedef float2 T2;
+#endif
+
+/* out[b n + bitreverse(j)] = in[b n + j] over batch transforms of n =
+ * 2^logn points: the input order of the in-place radix-2 stages. */
+__kernel void bh_fft_bitrev(const uint n, const uint logn, const uint total,
+                            __global const T2 *in, __global T2 *out)
+{
+    for (size_t i = get_global_id(0); i < total; i += get_global_size(0)) {
+        uint j = (uint)(i % n), rj = 0;
+
+        for (uint b = 0; b < logn; b++)
+            rj |= ((j >> b) & 1u) << (logn - 1u - b);
+        out[i - j + rj] = in[i];
+    }
+}
+
+/* One in-place radix-2 decimation-in-time stage of half-size m over
+ * batch transforms of n points: each work-item one butterfly, twiddle
+ * e^(sign i pi j / m) from cospi/sinpi (exact j/m). */
+__kernel void bh_fft_stage(const uint n, const uint m, const int sign,
+                           const uint butterflies, __global T2 *z)
+{
+    for (size_t t = get_global_id(0); t < butterflies;
+         t += get_global_size(0)) {
+        uint hn = n / 2u, i = (uint)(t % hn), j = i % m;
+        size_t i0 = t / hn * n + (size_t)(i / m) * 2u * m + j;
+        T a = (T)j / (T)m;
+        T2 w = (T2)(cospi(a), (T)sign * sinpi(a));
+        T2 u = z[i0], v = z[i0 + m];
+        T2 vw = (T2)(v.x * w.x - v.y * w.y, v.x * w.y + v.y * w.x);
+
+        z[i0] = u + vw;
+        z[i0 + m] = u - vw;
+    }
+}
+
+/* Direct NCHW convolution (cross-correlation), one work-item per output
+ * element, grid-stride. sh: n c h w k r s stride_h stride_w pad_h pad_w
+ * groups P Q (s0..sd). */
+__kernel void bh_conv2d(const uint16 sh, __global const T *in,
+                        __global const T *f, __global T *out)
+{
+    uint C = sh.s1, H = sh.s2, W = sh.s3, K = sh.s4, R = sh.s5, S = sh.s6;
+    uint P = sh.sc, Q = sh.sd, cg = C / sh.sb, kg = K / sh.sb;
+    size_t total = (size_t)sh.s0 * K * P * Q;
+
+    for (size_t o = get_global_id(0); o < total; o += get_global_size(0)) {
+        uint q = (uint)(o % Q), p = (uint)(o / Q % P);
+        uint k = (uint)(o / Q / P % K), nn = (uint)(o / Q / P / K);
+        __global const T *ib = in + ((size_t)nn * C + k / kg * cg) * H * W;
+        __global const T *fb = f + (size_t)k * cg * R * S;
+        T acc = (T)0;
+
+        for (uint c = 0; c < cg; c++)
+            for (uint r = 0; r < R; r++) {
+                int y = (int)(p * sh.s7 + r) - (int)sh.s9;
+
+                if (y < 0 || y >= (int)H)
+                    continue;
+                for (uint s = 0; s < S; s++) {
+                    int x = (int)(q * sh.s8 + s) - (int)sh.sa;
+
+                    if (x >= 0 && x < (int)W)
+                        acc += ib[((size_t)c * H + y) * W + x] *
+                               fb[(c * R + r) * S + s];
+                }
+            }
+        out[o] = acc;
     }
 }

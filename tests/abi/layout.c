@@ -15,16 +15,7 @@
  */
 #include <bhost/plugin.h>
 
-#ifdef __cplusplus
-#define BH_ASSERT(cond, what) static_assert(cond, what)
-#else
-#define BH_ASSERT(cond, what) _Static_assert(cond, what)
-#endif
-
-#define SIZE(type, n) BH_ASSERT(sizeof(type) == (n), "sizeof(" #type ")")
-#define OFFSET(type, field, n)                                                 \
-    BH_ASSERT(offsetof(type, field) == (n), "offsetof(" #type ", " #field ")")
-#define VALUE(expr, n) BH_ASSERT((expr) == (n), #expr)
+#include "layout_assert.h"
 
 /* The table below is for LP64 targets only (meson builds it only there). */
 BH_ASSERT(sizeof(void *) == 8, "layout table is LP64");

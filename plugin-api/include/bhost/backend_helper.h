@@ -28,6 +28,7 @@
 #include <bhost/plugin.h>
 
 #include <bhost/accel.h>
+#include <bhost/sci_kernels.h>
 
 #if defined(__GNUC__) || defined(__clang__)
 #define BH_BE_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
@@ -230,6 +231,38 @@ bhost_status bh_be_check_reduce(const bh_be *be, const bhost_dev *dev,
                                 const char *types);
 /* CLOCK_MONOTONIC in nanoseconds. */
 uint64_t bh_be_now_ns(void);
+
+/* ---- bh_be_sci.c: the scientific kernel extension (bhost/sci_kernels.h) */
+
+/* The scientific kernel tables a backend offers (NULL: not offered). */
+typedef struct bh_be_sci_tables {
+    const void *spmv;   /* bhost_kernel_spmv */
+    const void *fft;    /* bhost_kernel_fft */
+    const void *conv2d; /* bhost_kernel_conv2d */
+} bh_be_sci_tables;
+
+/* The table of t for id, or NULL when id is none of them. */
+const void *bh_be_find_sci(const bh_be_sci_tables *t, const char *id);
+/* spmv's arguments for es-byte values (es 0: the dtype is unsupported):
+ * the struct, es, index_type I32, reserved 0, rows, cols and nnz below
+ * 2^31, else BHOST_E_UNSUPPORTED "spmv: ... unsupported<types>"; then
+ * each buffer's range and y apart from the others (BHOST_E_INVALID). */
+bhost_status bh_be_check_spmv(const bh_be *be, const bhost_dev *dev,
+                              const bhost_spmv_args *a, uint64_t es,
+                              const char *types);
+/* fft's arguments for es-byte parts: the struct, es, n (a power of two
+ * when pow2 is 1) and n x batch below 2^31, else BHOST_E_UNSUPPORTED;
+ * direction, reserved 0, in and out ranges, out != in (BHOST_E_INVALID). */
+bhost_status bh_be_check_fft(const bh_be *be, const bhost_dev *dev,
+                             const bhost_fft_args *a, uint64_t es, int pow2,
+                             const char *types);
+/* conv2d's arguments for es-byte elements: the struct and es (else
+ * BHOST_E_UNSUPPORTED), then the shape (strides >= 1, groups dividing c
+ * and k, the filter inside the padded image, every count below 2^31:
+ * BHOST_E_INVALID), the output size into *p, *q, then the ranges. */
+bhost_status bh_be_check_conv2d(const bh_be *be, const bhost_dev *dev,
+                                const bhost_conv2d_args *a, uint64_t es,
+                                const char *types, uint64_t *p, uint64_t *q);
 
 /* ---- bh_be_loader.c: loading a vendor runtime -------------------------- */
 
