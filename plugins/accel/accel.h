@@ -88,14 +88,9 @@ const void *bh_accel_kernel(bh_accel_base *b, const char *id,
                             bhost_status *st);
 
 /* Agreement of a result with its reference: the largest |got - ref|, the
- * largest |got - ref| / tol, reported as metrics verify.max_abs_err and
- * verify.err_to_tol (<= 1 passes). */
-typedef struct bh_accel_err {
-    double max_abs;
-    double max_ratio;
-    uint64_t worst;   /* index of the largest ratio */
-    double worst_got, worst_ref, worst_tol;
-} bh_accel_err;
+ * largest |got - ref| / tol (bh_plugin_err of plugins/common), reported as
+ * metrics verify.max_abs_err and verify.err_to_tol (<= 1 passes). */
+typedef bh_plugin_err bh_accel_err;
 void bh_accel_err_add(bh_accel_err *e, uint64_t i, double got, double ref,
                       double tol);
 /* Reports the metrics; BHOST_E_VERIFY after set_error naming the worst

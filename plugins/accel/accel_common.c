@@ -118,20 +118,7 @@ const void *bh_accel_kernel(bh_accel_base *b, const char *id, bhost_status *st)
 void bh_accel_err_add(bh_accel_err *e, uint64_t i, double got, double ref,
                       double tol)
 {
-    double d = fabs(got - ref);
-    double r = d / (tol > 0 ? tol : 1e-300);
-
-    if (!(d == d)) /* NaN compares false: force a failure */
-        r = INFINITY;
-    if (d > e->max_abs || !(d == d))
-        e->max_abs = d == d ? d : INFINITY;
-    if (!(r <= e->max_ratio)) {
-        e->max_ratio = r;
-        e->worst = i;
-        e->worst_got = got;
-        e->worst_ref = ref;
-        e->worst_tol = tol;
-    }
+    bh_plugin_err_add(e, i, got, ref, tol);
 }
 
 bhost_status bh_accel_err_report(bhost_host *h, const bh_accel_err *e,

@@ -194,6 +194,19 @@ bhost_status bh_plugin_metric_info(bhost_host *h, const char *name, const char *
 bhost_status bh_plugin_metric_error(bhost_host *h, const char *name, const char *unit,
                                     double value, double limit);
 
+/* Agreement of results with their references, element by element: the
+ * largest |got - ref|, the largest |got - ref| / tol and the element that
+ * has it (a NaN anywhere makes both infinite). Zero it to start. */
+typedef struct bh_plugin_err {
+    double max_abs;
+    double max_ratio;
+    uint64_t worst; /* index of the largest ratio */
+    double worst_got, worst_ref, worst_tol;
+} bh_plugin_err;
+
+/* Adds element i (got against ref within tol) to e. [any-thread] */
+void bh_plugin_err_add(bh_plugin_err *e, uint64_t i, double got, double ref, double tol);
+
 /* Fills the work profile the host handed to work_profile() (its
  * struct_size is the host's: members past it are left alone): access,
  * compute, threads (the count the work runs on, 0 unknown) and

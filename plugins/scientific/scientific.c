@@ -10,6 +10,9 @@ const bhost_host_api *bh_sci_api;
 static const bhost_bench_desc *const benches[] = {
     &bh_sci_spmv,
     &bh_sci_spmm,
+    &bh_sci_dev_spmv,
+    &bh_sci_dev_fft,
+    &bh_sci_dev_conv2d,
 #ifdef BH_SCI_HAVE_FFTW
     &bh_sci_fft,
 #endif

@@ -35,4 +35,8 @@ bhost_status bh_sci_not_built(bhost_host *h, const char *what, const char *packa
  * bench_norm.c). */
 extern const bhost_bench_desc bh_sci_conv, bh_sci_pool, bh_sci_norm;
 
+/* Device cases through the backend's scientific kernel extension
+ * (bhost/sci_kernels.h; device/). */
+extern const bhost_bench_desc bh_sci_dev_spmv, bh_sci_dev_fft, bh_sci_dev_conv2d;
+
 #endif /* BH_SCIENTIFIC_H */
