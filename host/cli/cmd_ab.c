@@ -106,20 +106,6 @@ static const bh_opt ab_options[] = {
     {"allow-unsafe-plugins", 'u', 0, BH_OPT_FLAG, "load world-writable or foreign plugin files"},
     {NULL, 0, 0, BH_OPT_FLAG, NULL}};
 
-/* A duration option's value into *ns (above zero unless zero_ok); -1
- * after one line. */
-static int ab_duration(const char *opt, const char *text, int zero_ok, uint64_t *ns)
-{
-    bh_error e = {""};
-
-    if (bh_parse_duration(text, ns, &e) != 0 || (!zero_ok && *ns == 0)) {
-        bh_cli_error("ab: %s '%s': %s", opt, text,
-                     e.msg[0] ? e.msg : "expected a duration above zero, e.g. 10ms");
-        return -1;
-    }
-    return 0;
-}
-
 /* Sets the flag option ch (--json, --quiet, --verbose,
  * --fail-on-regression, --allow-unsafe-plugins) in o; 0. */
 static int ab_flag(ab_opts *o, int ch)
@@ -152,11 +138,11 @@ static int ab_take(ab_opts *o, int ch, char *v)
     case 'n':
         return bh_arg_u64("--samples", v, 1, 100000, &o->samples);
     case 'w':
-        return ab_duration("--warmup", v, 1, &o->warmup_ns);
+        return bh_arg_duration("ab", "--warmup", v, 0, &o->warmup_ns);
     case 't':
-        return ab_duration("--sample-time", v, 0, &o->sample_time_ns);
+        return bh_arg_duration("ab", "--sample-time", v, 1, &o->sample_time_ns);
     case 'O':
-        return ab_duration("--timeout", v, 0, &o->timeout_ns);
+        return bh_arg_duration("ab", "--timeout", v, 1, &o->timeout_ns);
     case 's':
         o->has_seed = 1;
         return bh_arg_u64("--seed", v, 0, UINT64_MAX, &o->seed);

@@ -178,23 +178,6 @@ typedef struct run_opts {
     bh_run_profile profile; /* --profile */
 } run_opts;
 
-/* Parses the duration text of option opt into *ns ("200ms", "2s"); with
- * positive, zero is refused. 0, or -1 (reported). */
-static int duration_arg(const char *opt, const char *text, int positive, uint64_t *ns)
-{
-    bh_error e = {""};
-
-    if (bh_parse_duration(text, ns, &e) != 0) {
-        bh_cli_error("run: %s '%s': %s", opt, text, e.msg);
-        return -1;
-    }
-    if (positive && *ns == 0) {
-        bh_cli_error("run: %s '%s': expected a duration above zero, e.g. 10ms", opt, text);
-        return -1;
-    }
-    return 0;
-}
-
 /* The options of bhost run. */
 static const bh_opt run_options[] = {
     {"param", 'p', 'p', BH_OPT_VALUE, "a parameter KEY=VALUE of PLUGIN/BENCH"},
@@ -277,15 +260,15 @@ static int parse(int argc, char **argv, run_opts *o)
                 return -1;
             break;
         case 'w':
-            if (duration_arg("--warmup", p.value, 0, &o->warmup_ns) != 0)
+            if (bh_arg_duration("run", "--warmup", p.value, 0, &o->warmup_ns) != 0)
                 return -1;
             break;
         case 't':
-            if (duration_arg("--sample-time", p.value, 1, &o->sample_time_ns) != 0)
+            if (bh_arg_duration("run", "--sample-time", p.value, 1, &o->sample_time_ns) != 0)
                 return -1;
             break;
         case 'O':
-            if (duration_arg("--timeout", p.value, 1, &o->timeout_ns) != 0)
+            if (bh_arg_duration("run", "--timeout", p.value, 1, &o->timeout_ns) != 0)
                 return -1;
             break;
         case 'M':
