@@ -45,7 +45,7 @@ extern "C" {
 #endif
 
 #define BHOST_ABI_MAJOR 1 /* a breaking change renames the entry symbol */
-#define BHOST_ABI_MINOR 1 /* appended fields and new interface ids only */
+#define BHOST_ABI_MINOR 2 /* appended fields and new interface ids only */
 #define BHOST_ENTRY_SYMBOL "bhost_entry_v1"
 
 /* Interface ids served through bhost_entry.get_interface(). */
@@ -474,6 +474,10 @@ typedef struct bhost_param_desc {
  * working-set size, a peak rate of one arithmetic type): its throughput,
  * with its work_profile, becomes one of the run's roofs. */
 #define BHOST_BENCH_CEILING 4u
+/* (1.2) The benchmark runs on every rank of one launch; its I64 parameter
+ * "ranks" is the number of processes (bhost/ranks.h). A host older than
+ * 1.2 ignores the flag and runs one process. */
+#define BHOST_BENCH_MULTI_RANK 8u
 
 typedef struct bhost_bench_desc {
     uint32_t struct_size;
