@@ -70,7 +70,12 @@ static int read_line(const char *dir, const char *file, char *buf, size_t cap)
     FILE *f;
     int ok;
 
-    snprintf(path, sizeof(path), "%s/%s", dir, file);
+    int len = snprintf(path, sizeof(path), "%s/%s", dir, file);
+
+    if (len < 0 || (size_t)len >= sizeof(path)) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
     f = fopen(path, "re");
     if (!f)
         return -1;

@@ -61,7 +61,9 @@ static void expect_refused(const char *const *args, int code, const char *what)
 
     run_guarded(&p, args);
     it_expect_code(&p, code);
-    snprintf(want, sizeof(want), "%s: not a regular file", what);
+    if (snprintf(want, sizeof(want), "%s: not a regular file", what) >=
+        (int)sizeof(want))
+        fail_msg("path too long: %s", what);
     it_assert_has(p.err, want);
     assert_int_equal(it_count_lines(p.err), 1);
     tp_proc_free(&p);

@@ -192,7 +192,9 @@ static void assert_has(const char *hay, const char *needle)
         fail_msg("'%s' lacks '%s'", hay ? hay : "(null)", needle);
 }
 
-static void assert_before(const char *hay, const char *a, const char *b)
+/* Not inlined, for count_of()'s reason below. */
+__attribute__((noinline)) static void assert_before(const char *hay, const char *a,
+                                                  const char *b)
 {
     const char *pa = strstr(hay, a), *pb = strstr(hay, b);
 
