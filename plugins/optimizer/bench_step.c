@@ -69,26 +69,10 @@ static const bhost_param_desc zero_params[] = {
 
 static void BHOST_ABI step_destroy(void *inst);
 
-/* The full tensor list of the case: the model's, or params split into
- * 'tensors' near-equal tensors. */
+/* The full tensor list of the case (op_params.c). */
 static bhost_status full_sizes(step_inst *s, size_t **out, size_t *count)
 {
-    const bh_optim_cfg *c = &s->cfg;
-    size_t n = strcmp(c->model, "none") == 0 ? (size_t)c->tensors
-                                             : opt_model_tensors(c->model, NULL, 0);
-    size_t *sizes = malloc(n * sizeof(size_t));
-
-    if (sizes == NULL)
-        return bh_optim_fail(s->h, BHOST_E_NOMEM, "out of memory (tensor list)");
-    if (strcmp(c->model, "none") == 0) {
-        for (size_t k = 0; k < n; k++)
-            sizes[k] = (size_t)(c->params / n + (k < c->params % n ? 1 : 0));
-    } else {
-        opt_model_tensors(c->model, sizes, n);
-    }
-    *out = sizes;
-    *count = n;
-    return BHOST_OK;
+    return bh_optim_cfg_tensors(s->h, &s->cfg, out, count);
 }
 
 /* Smallest power of two r with need / r <= cap. */

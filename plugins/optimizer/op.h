@@ -34,6 +34,7 @@ extern const bhost_host_api *bh_optim_api;
 extern const bhost_bench_desc bh_optim_step;
 extern const bhost_bench_desc bh_optim_zero;
 extern const bhost_bench_desc bh_optim_zero_mpi;
+extern const bhost_bench_desc bh_optim_dp_step;
 extern const bhost_bench_desc bh_optim_schedule;
 extern const bhost_bench_desc bh_optim_roof;
 
@@ -88,6 +89,8 @@ typedef struct bh_optim_cfg {
     char model[32];         /* "none" or a name opt_model_tensors knows */
     uint64_t params;        /* model = none: total parameters */
     uint64_t tensors;       /* model = none: equal tensors to split into */
+    double grad_div;        /* the step divides the gradients by this: 1, or
+                             * the ranks whose gradients were summed */
 } bh_optim_cfg;
 
 /* The parameter descriptors every optimizer-step case declares, as
@@ -151,6 +154,10 @@ extern const char *const bh_optim_isa_choices[];
 
 /* Reads the BH_OPTIM_COMMON_PARAMS of case h into *cfg. [instance] */
 bhost_status bh_optim_cfg_read(bhost_host *h, bh_optim_cfg *cfg);
+/* The full tensor list of cfg: the model's, or params split into
+ * 'tensors' near-equal tensors; *out is malloc'ed (free it). [instance] */
+bhost_status bh_optim_cfg_tensors(bhost_host *h, const bh_optim_cfg *c, size_t **out,
+                                  size_t *count);
 
 /* ---- op_state.c: the tensors of one case --------------------------------- */
 
@@ -225,5 +232,24 @@ void bh_optim_check_snap(bh_optim_check *c, const bh_optim_set *s, uint64_t t,
  * tensors. BHOST_E_VERIFY after set_error on a mismatch. [instance] */
 bhost_status bh_optim_check_verify(bh_optim_check *c, bh_optim_set *s,
                                    opt_sched *sched);
+
+/* ---- op_rank.c: the multi-rank benchmarks (zero.mpi, dp.step) ------------ */
+
+/* Starts MPI unless it runs (BHOST_E_UNSUPPORTED with the reason in a
+ * build without MPI) and holds the launch to the case: MPI_COMM_WORLD
+ * must have 'ranks' processes and agree with the host's rank table when
+ * there is one (BHOST_E_INVALID otherwise). Fills *rank, *size.
+ * [instance] */
+bhost_status bh_optim_rank_start(bhost_host *h, int64_t ranks, int *rank, int *size);
+/* Reports the bytes this rank sent per step (measured, as rank/zr.h
+ * counts them) next to the ZeRO formula's (expected):
+ * comm.bytes_per_step, comm.expected_bytes, comm.bytes_ratio, and
+ * |ratio - 1| as the correctness metric comm.volume_error held to
+ * allowance (the padding the partition may add). [instance] */
+void bh_optim_rank_volume(bhost_host *h, double measured, double expected, double allowance);
+/* Hands the digest of this rank's parameters to the host, which compares
+ * the ranks (bhost/ranks.h). BHOST_OK on a host without the rank table.
+ * [instance] */
+bhost_status bh_optim_rank_digest(bhost_host *h, uint64_t digest);
 
 #endif /* BH_OPTIM_OP_H */

@@ -9,6 +9,7 @@
  */
 #include "op.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 const char *const bh_optim_kind_choices[] = {
@@ -150,10 +151,31 @@ bhost_status bh_optim_cfg_read(bhost_host *h, bh_optim_cfg *cfg)
     bhost_status st;
 
     memset(cfg, 0, sizeof(*cfg));
+    cfg->grad_div = 1;
     st = read_hparams(h, cfg);
     if (st == BHOST_OK)
         st = read_shape(h, cfg);
     if (st == BHOST_OK)
         st = read_sched(h, cfg);
     return st;
+}
+
+bhost_status bh_optim_cfg_tensors(bhost_host *h, const bh_optim_cfg *c, size_t **out,
+                                  size_t *count)
+{
+    size_t n = strcmp(c->model, "none") == 0 ? (size_t)c->tensors
+                                             : opt_model_tensors(c->model, NULL, 0);
+    size_t *sizes = malloc(n * sizeof(size_t));
+
+    if (sizes == NULL)
+        return bh_optim_fail(h, BHOST_E_NOMEM, "out of memory (tensor list)");
+    if (strcmp(c->model, "none") == 0) {
+        for (size_t k = 0; k < n; k++)
+            sizes[k] = (size_t)(c->params / n + (k < c->params % n ? 1 : 0));
+    } else {
+        opt_model_tensors(c->model, sizes, n);
+    }
+    *out = sizes;
+    *count = n;
+    return BHOST_OK;
 }

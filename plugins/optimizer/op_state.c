@@ -218,7 +218,7 @@ bhost_status bh_optim_set_iterate(bh_optim_set *s, opt_sched *sched,
                                   bh_optim_check *snap)
 {
     const bh_optim_cfg *c = s->cfg;
-    double gscale = 1.0 / ((double)c->accumulation * c->loss_scale);
+    double gscale = 1.0 / ((double)c->accumulation * c->loss_scale * c->grad_div);
     double lr = sched->lr;
     opt_step_info info;
     int rc;

@@ -9,7 +9,7 @@
 const bhost_host_api *bh_optim_api;
 
 static const bhost_bench_desc *const benches[] = {
-    &bh_optim_step,     &bh_optim_zero, &bh_optim_zero_mpi,
+    &bh_optim_step,     &bh_optim_zero, &bh_optim_zero_mpi, &bh_optim_dp_step,
     &bh_optim_schedule, &bh_optim_roof,
 };
 
