@@ -54,8 +54,13 @@ __attribute__((destructor)) static void zr_stop(void)
         return;
     MPI_Initialized(&up);
     MPI_Finalized(&down);
-    if (up && !down)
-        MPI_Finalize();
+    if (!up || down)
+        return;
+    if (sum_bf16 != MPI_OP_NULL) {
+        MPI_Op_free(&sum_bf16);
+        MPI_Op_free(&sum_f16);
+    }
+    MPI_Finalize();
 }
 
 /* Makes libmpi's symbols global: the host opens plugins RTLD_LOCAL, and
