@@ -30,9 +30,11 @@ typedef struct zr_count {
     uint64_t calls;
 } zr_count;
 
-/* Starts MPI (MPI_Init_thread, FUNNELED) unless it runs already, and
- * makes sure it finalizes at exit (or when the plugin unloads); fills
- * *rank and *size of MPI_COMM_WORLD. 0, or -1 with the reason in why. */
+/* Starts MPI (MPI_Init_thread, SERIALIZED: the host may call create(),
+ * run() and verify() from different threads, one at a time) unless it
+ * runs already, and makes sure it finalizes at exit (or when the plugin
+ * unloads); fills *rank and *size of MPI_COMM_WORLD. 0, or -1 with the
+ * reason in why. */
 int zr_start(int *rank, int *size, char *why, size_t cap);
 
 /* Sums count elements of dtype over all ranks: out = sum of every rank's
