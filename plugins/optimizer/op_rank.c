@@ -12,6 +12,7 @@
 
 #include <bhost/ranks.h>
 #include <math.h>
+#include <string.h>
 
 #include "zr.h"
 
@@ -29,7 +30,13 @@ bhost_status bh_optim_rank_start(bhost_host *h, int64_t ranks, int *rank, int *s
     const bhost_host_ranks *hr = host_ranks(h);
     bhost_rank_info info = {.struct_size = sizeof(info)};
     char why[256];
+    int have_info = hr != NULL && hr->info(h, &info) == BHOST_OK;
 
+    if (have_info && info.size > 1 && strcmp(info.launcher, "local") == 0)
+        return bh_optim_fail(h, BHOST_E_UNSUPPORTED,
+                             "%u ranks need an MPI launcher (mpirun or srun): "
+                             "the local launcher starts them without MPI",
+                             info.size);
     if (zr_start(rank, size, why, sizeof(why)) != 0)
         return bh_optim_fail(h, BHOST_E_UNSUPPORTED, "%s", why);
     if (*size != ranks)
@@ -38,8 +45,7 @@ bhost_status bh_optim_rank_start(bhost_host *h, int64_t ranks, int *rank, int *s
                              "(launch it through bhost, which starts 'ranks' "
                              "processes)",
                              (long long)ranks, *size);
-    if (hr != NULL && hr->info(h, &info) == BHOST_OK &&
-        (info.size != (uint32_t)*size || info.rank != (uint32_t)*rank))
+    if (have_info && (info.size != (uint32_t)*size || info.rank != (uint32_t)*rank))
         return bh_optim_fail(h, BHOST_E_INVALID, "the host sees rank %u of %u, MPI rank %d of %d",
                              info.rank, info.size, *rank, *size);
     return BHOST_OK;
