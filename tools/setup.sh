@@ -40,7 +40,7 @@ done
 core="the host itself|build-essential meson ninja-build pkg-config python3 binutils
   libyaml-dev libcjson-dev libhwloc-dev libsqlite3-dev libopenblas-dev libcmocka-dev"
 groups=(
-  "the optimizer's zero.mpi and dp.step cases|libopenmpi-dev openmpi-bin"
+  "the optimizer's zero.mpi and dp.step cases, the collectives plugin and its MPI ping-pong reference|libopenmpi-dev openmpi-bin"
   "the srun launcher's test on a local Slurm cluster (tools/slurm/local-cluster.sh)|slurmd
     slurmctld slurm-client munge"
   "the PostgreSQL results store and the store tests|libpq-dev postgresql sqlite3"
