@@ -28,6 +28,8 @@ int main(int argc, char **argv)
 
     if (cmd && strcmp(cmd, "__worker") == 0)
         return bh_worker_main();
+    if (cmd && strcmp(cmd, "__rank") == 0)
+        return bh_rank_main();
     signal(SIGPIPE, SIG_IGN);
     bh_cli_reserve_static_tls();
     if (cmd && (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0 ||

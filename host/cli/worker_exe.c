@@ -7,7 +7,11 @@
  * handful) and whose pages count in the worker's peak RSS. */
 #include "worker.h"
 
-int main(void)
+#include <string.h>
+
+int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "__rank") == 0)
+        return bh_rank_main();
     return bh_worker_main();
 }

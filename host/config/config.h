@@ -46,6 +46,9 @@
  *   regression: {...}                # stored verbatim for the engine
  *   ratios:                          # time of case over reference, with
  *     - {case: A, reference: B}      # an interval (config_ratios.c)
+ *   scaling:                         # speedup and parallel efficiency
+ *     - {axis: threads, mode: strong} # over a numeric param; also in a
+ *                                    # suite (config_scaling.c)
  *   output: [json, markdown, ...]    # stored for the report module
  */
 #ifndef BH_CONFIG_H
@@ -112,6 +115,29 @@ typedef struct bh_expect {
 
 /* Run settings, layered: built-in defaults < config defaults < suite
  * defaults < CLI overrides. */
+/* How the processes of a multi-rank case are started (launcher:, at the
+ * top level or in a suite; docs/multi-rank.md). Strings are fresh; NULL
+ * means the kind's default. */
+typedef struct bh_launcher {
+    char *kind;              /* "mpirun", "srun" or "local" */
+    char *program;           /* a name in PATH or a path */
+    char *hostfile;          /* mpirun --hostfile, resolved against the
+                                folder of the file that names it */
+    char **hosts;            /* mpirun --host / srun --nodelist */
+    size_t n_hosts;
+    uint32_t ranks_per_node; /* 0: the launcher decides */
+    char *bind;              /* "none", "core", "socket", "numa" */
+    int oversubscribe;       /* -1: only when no host is named */
+    char **args;             /* extra launcher arguments, in order */
+    size_t n_args;
+    char **env;              /* NAME=value for every rank */
+    size_t n_env;
+    char *connect;           /* the address ranks reach bhost at */
+    char *runner_label;      /* ci-matrix's runs-on label */
+    uint64_t probe_timeout_ns;
+    bh_srcpos pos;
+} bh_launcher;
+
 typedef struct bh_settings {
     uint64_t warmup_ns;
     uint64_t sample_time_ns; /* 0 = auto: max(1 ms, 1000 x timer resolution) */
@@ -135,6 +161,7 @@ typedef struct bh_settings {
                                 meters around the samples (run_meters.h) */
     int leaks_fail;          /* leaks: fail: a run whose destroy left
                                 host-API blocks is failed (else a warning) */
+    bh_launcher *launcher;   /* launcher: (NULL: mpirun on this host) */
 } bh_settings;
 
 /* One parameter axis of a suite: a key with one or more values. */
@@ -205,6 +232,8 @@ typedef struct bh_config {
                                   section itself; NULL with regression_json */
     bh_ratio_spec *ratios; /* ratios: pairs the report divides */
     size_t n_ratios;
+    struct bh_scaling_spec *scaling; /* scaling: one per suite and axis */
+    size_t n_scaling;
 } bh_config;
 
 /* The built-in defaults: warmup 100ms, sample_time 0 (auto), samples 10,
@@ -260,6 +289,10 @@ bh_config *bh_config_for_case(const bh_case_request *r, bh_error *e);
 
 /* Parses "500ms", "2s", "1.5m", "250us", "100ns" or a plain number of
  * seconds into nanoseconds; 0 or -1 with e set to what was expected. */
+/* A deep copy of l (NULL for NULL), and freeing one. */
+bh_launcher *bh_launcher_copy(const bh_launcher *l);
+void bh_launcher_free(bh_launcher *l);
+
 int bh_parse_duration(const char *text, uint64_t *ns, bh_error *e);
 /* Parses "4GiB", "512MiB", "1G", "100k" or a plain byte count. */
 int bh_parse_size(const char *text, uint64_t *bytes, bh_error *e);
@@ -277,5 +310,35 @@ int bh_glob_match(const char *pattern, const char *s);
  * to be a likely typo, else NULL. Borrowed from candidates. */
 const char *bh_did_you_mean(const char *word, const char *const *candidates,
                             size_t n);
+
+/* ---- scaling: (config_scaling.c, docs/scaling.md) ---- */
+
+/* What a scaling curve's ideal is: strong (fixed total work, ideal time
+ * T0 p0 / p), weak (work grows with p, ideal time T0) or throughput (the
+ * case's rate, ideal R0 p / p0). */
+typedef enum bh_scaling_mode {
+    BH_SCALING_STRONG = 0,
+    BH_SCALING_WEAK = 1,
+    BH_SCALING_THROUGHPUT = 2
+} bh_scaling_mode;
+
+/* The default min_efficiency: points below it are flagged. */
+#define BH_SCALING_MIN_EFFICIENCY 0.8
+
+/* One scaling axis of one suite: a parameter its params: sweep over
+ * positive numbers. A top-level entry is bound to every suite without a
+ * scaling: of its own whose params sweep the axis. */
+typedef struct bh_scaling_spec {
+    size_t suite;          /* index into the config's suites */
+    char *axis;            /* the parameter */
+    int mode;              /* bh_scaling_mode */
+    char *rate;            /* throughput: "items_per_s", "flop_per_s" or
+                              "bytes_per_s"; NULL: the first the case has */
+    double min_efficiency; /* in (0, 1] */
+    bh_srcpos pos;
+} bh_scaling_spec;
+
+/* "strong", "weak", "throughput" ("?" otherwise); static. */
+const char *bh_scaling_mode_name(int mode);
 
 #endif

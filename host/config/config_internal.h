@@ -120,11 +120,22 @@ int bh_config_read_tree(bh_config *c, bh_ynode **root, bh_error *e);
 int bh_config_load_suites(bh_config *c, const bh_ynode *list, bh_error *e);
 void bh_config_suite_free(bh_suite *s);
 
+/* ---- config_launcher.c ---- */
+/* Reads the launcher: map n into a new s->launcher (replacing one there);
+ * where names its owner in errors ("suites[0]"; NULL: the top level). */
+int bh_config_load_launcher(bh_settings *s, const bh_ynode *n, const char *where,
+                            bh_error *e);
 /* ---- config_ratios.c ---- */
 /* Fills c->ratios from the ratios: node (a list; null or NULL: none); the suites
  * must be loaded, since a side may name one. */
 int bh_config_load_ratios(bh_config *c, const bh_ynode *list, bh_error *e);
 void bh_config_ratios_free(bh_config *c);
+
+/* ---- config_scaling.c ---- */
+/* Fills c->scaling from the scaling: lists of root (the merged top-level
+ * map) and of its suites; the suites must be loaded. */
+int bh_config_load_scaling(bh_config *c, const bh_ynode *root, bh_error *e);
+void bh_config_scaling_free(bh_config *c);
 
 /* ---- config_command.c ---- */
 /* Checks the command: map cmd of suite node suite (where: "suites[i]")

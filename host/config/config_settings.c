@@ -58,6 +58,7 @@ void bh_settings_copy(bh_settings *dst, const bh_settings *src)
 {
     *dst = *src;
     dst->pin = src->pin ? bh_xstrdup(src->pin) : NULL;
+    dst->launcher = bh_launcher_copy(src->launcher);
     bh_config_expect_copy(dst, src);
 }
 
@@ -65,6 +66,8 @@ void bh_settings_free(bh_settings *s)
 {
     free(s->pin);
     s->pin = NULL;
+    bh_launcher_free(s->launcher);
+    s->launcher = NULL;
     bh_config_expect_free(s);
 }
 

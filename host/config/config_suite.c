@@ -12,7 +12,7 @@
 
 static const char *const suite_keys[] = {
     "plugin", "name", "include", "exclude", "backends", "params", "defaults",
-    "expect", "command",
+    "expect", "command", "launcher", "scaling",
 };
 #define N_SUITE_KEYS (sizeof(suite_keys) / sizeof(suite_keys[0]))
 
@@ -211,6 +211,9 @@ static int load_suite(bh_config *c, bh_suite *s, const bh_ynode *n,
         return -1;
     if ((v = bh_yaml_map_get(n, "command")) != NULL &&
         bh_config_load_command(s, n, v, where, e) != 0)
+        return -1;
+    if ((v = bh_yaml_map_get(n, "launcher")) != NULL &&
+        bh_config_load_launcher(&s->settings, v, where, e) != 0)
         return -1;
     snprintf(sub, sizeof(sub), "%s.defaults", where);
     if ((v = bh_yaml_map_get(n, "defaults")) != NULL &&

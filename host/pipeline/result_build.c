@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "result_build.h"
 #include "ratio_build.h"
+#include "scaling_build.h"
 #include "result_env.h"
 #include "result_summary.h"
 
@@ -34,7 +35,7 @@ static cJSON *run_json(const bh_run *r)
         "timing", "iters_per_sample", "warmup_samples", "timer_resolution_ns",
         "timer_overhead_ns", "budget_exhausted", "peak_rss_kb", "alloc",
         "metrics", "flops_per_iter", "bytes_per_iter", "items_per_iter", "work_profile",
-        "counters", "energy"};
+        "counters", "energy", "ranks"};
 
     cJSON_AddNumberToObject(o, "index", r->index);
     cJSON_AddStringToObject(o, "status", bh_status_name(r->status));
@@ -326,5 +327,6 @@ cJSON *bh_result_build(const bh_run_meta *m, const bh_plan *plan,
     bh_variant_speedup_apply(doc);
     bh_roofline_apply(doc);
     bh_ratios_apply(doc, m->cfg, plan, m->seed);
+    bh_scaling_apply(doc, m->cfg, plan, m->seed);
     return doc;
 }

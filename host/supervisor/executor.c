@@ -14,6 +14,7 @@
 #include "outcome.h"
 #include "profile_run.h"
 #include "progress_log.h"
+#include "rank_plan.h"
 #include "runs_auto.h"
 #include "worker_spawn.h"
 
@@ -72,6 +73,7 @@ static char *make_job(const bh_case *c, uint32_t run, uint64_t seed, const bh_pr
     if (s->counters_off)
         cJSON_AddStringToObject(j, "counters", "off");
     bh_prof_add_job(pr, j);
+    bh_rank_job(c, j);
     text = bh_json_print_unformatted(j);
     cJSON_Delete(j);
     return text;
@@ -209,6 +211,7 @@ size_t bh_exec_plan(bh_plan *plan, const bh_exec_opts *o)
     bh_rng rng;
 
     bh_cg_check_plan(plan);
+    bh_rank_preflight(plan);
     if (bh_runs_auto_any(plan))
         return bh_exec_runs_auto(plan, o);
     for (size_t i = 0; i < plan->n; i++) {
@@ -260,6 +263,7 @@ size_t bh_exec_ordered(bh_plan *plan, const bh_exec_slot *order, size_t n,
     bh_progress_log plog;
 
     bh_cg_check_plan(plan);
+    bh_rank_preflight(plan);
     for (size_t i = 0; i < plan->n; i++) {
         bh_case *c = &plan->cases[i];
 

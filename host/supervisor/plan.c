@@ -295,6 +295,18 @@ static uint64_t caps_of(const cJSON *o, const char *key)
     return strtoull(bh_json_str(o, key, "0"), NULL, 16);
 }
 
+/* The processes a case of benchmark b runs on: its "ranks" parameter for
+ * a multi-rank benchmark (bhost/ranks.h), else 0. */
+static uint32_t ranks_of(const cJSON *b, const cJSON *typed)
+{
+    const cJSON *p = cJSON_GetObjectItemCaseSensitive(typed, "ranks");
+    const char *v = bh_json_str(p, "value", "1");
+
+    if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(b, "multi_rank")))
+        return 0;
+    return (uint32_t)strtoul(v, NULL, 10);
+}
+
 /* Adds the cases of one parameter point: one host case, or one per
  * backend device. */
 static void add_point(bh_plan *plan, const bh_config *cfg, const bh_suite *s,
@@ -313,6 +325,7 @@ static void add_point(bh_plan *plan, const bh_config *cfg, const bh_suite *s,
         c->params = cJSON_Duplicate(typed, 1);
         c->params_plain = cJSON_Duplicate(plain, 1);
         bh_settings_copy(&c->settings, &s->settings);
+        c->ranks = ranks_of(b, typed);
         return;
     }
     size_t nb = s->n_backends ? s->n_backends : cfg->n_backends;
@@ -380,6 +393,7 @@ static void add_point(bh_plan *plan, const bh_config *cfg, const bh_suite *s,
             c->backend_path = bh_xstrdup(be->path);
             c->device = d;
             bh_settings_copy(&c->settings, &s->settings);
+        c->ranks = ranks_of(b, typed);
             if ((need & have) != need) {
                 c->pre_status = BH_ST_UNSUPPORTED;
                 c->skip_cause = "no-device";

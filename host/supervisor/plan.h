@@ -59,6 +59,9 @@ typedef struct bh_case {
     char *backend_path;
     int device;
     bh_settings settings;
+    uint32_t ranks;      /* a multi-rank benchmark's processes per run (its
+                            "ranks" parameter); 0 for any other */
+    int launcher_checked; /* bh_rank_preflight has seen it */
     bh_status pre_status; /* not OK: the case is not run */
     char *pre_reason;
     const char *skip_cause; /* static: why a skipped case cannot run here,

@@ -7,6 +7,7 @@
 #include "bh_mem.h"
 #include "bh_rng.h"
 #include "callgrind_run.h"
+#include "rank_plan.h"
 #include "executor_internal.h"
 #include "host_signals.h"
 #include "progress_log.h"
@@ -203,6 +204,7 @@ size_t bh_exec_runs_auto(bh_plan *plan, const bh_exec_opts *o)
     x.exe = bh_self_exe();
     x.t0 = bh_now_ns();
     bh_cg_check_plan(plan);
+    bh_rank_preflight(plan);
     bh_rng_seed(&rng, o->seed);
     first_round(&x, &rng);
     raise_min(plan);

@@ -102,6 +102,7 @@ static cJSON *describe_bench(const bhost_bench_desc *d, uint32_t index)
     cJSON_AddBoolToObject(o, "manual_timing",
                           (d->flags & BHOST_BENCH_MANUAL_TIMING) != 0);
     cJSON_AddBoolToObject(o, "ceiling", (d->flags & BHOST_BENCH_CEILING) != 0);
+    cJSON_AddBoolToObject(o, "multi_rank", (d->flags & BHOST_BENCH_MULTI_RANK) != 0);
     add_caps(o, "required_caps", d->required_caps);
     cJSON_AddBoolToObject(o, "has_verify", d->verify != NULL);
     params = cJSON_AddArrayToObject(o, "params");

@@ -122,6 +122,27 @@ static char **rapl_zones(const char *root, size_t *n)
     return names ? names : calloc(1, sizeof(*names));
 }
 
+/* The highest power a zone's constraints allow, in watts: the largest
+ * constraint_N_power_limit_uw and constraint_N_max_power_uw (N: long
+ * term, short term, peak); 0 when it has none. */
+static double zone_limit_watts(const char *dir)
+{
+    static const char *const kinds[] = {"power_limit_uw", "max_power_uw"};
+    uint64_t best = 0;
+
+    for (int c = 0; c < 4; c++)
+        for (int k = 0; k < 2; k++) {
+            char file[64], text[32];
+            uint64_t uw;
+
+            snprintf(file, sizeof(file), "constraint_%d_%s", c, kinds[k]);
+            if (read_line(dir, file, text, sizeof(text)) == 0 && parse_u64(text, &uw) == 0 &&
+                uw > best)
+                best = uw;
+        }
+    return (double)best * 1e-6;
+}
+
 /* Adds zone (a folder under root) when it is a package or dram domain;
  * a zone that cannot be read sets the source's reason. */
 static void add_zone(bh_energy *en, const char *root, const char *zone)
@@ -159,6 +180,8 @@ static void add_zone(bh_energy *en, const char *root, const char *zone)
     dm->source = BH_ENERGY_RAPL;
     dm->fd = fd;
     dm->max_range_uj = range;
+    dm->period_ns = BH_ENERGY_RAPL_PERIOD_NS;
+    dm->limit_watts = zone_limit_watts(dir);
     if (strcmp(name, "dram") == 0)
         snprintf(dm->name, sizeof(dm->name), "dram-%u", pkg);
     else
@@ -231,6 +254,8 @@ void bh_energy_sample_end(bh_energy *en)
             continue;
         }
         d->joules += (double)bh_energy_delta_uj(d->begin_uj, now, d->max_range_uj) * 1e-6;
+        d->ns += end_ns - en->begin_ns;
+        d->samples++;
     }
     en->ns += end_ns - en->begin_ns;
     en->samples++;

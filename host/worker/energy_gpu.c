@@ -13,6 +13,7 @@
 typedef int (*nvml_init_fn)(void);
 typedef int (*nvml_handle_fn)(unsigned int, void **);
 typedef int (*nvml_energy_fn)(void *, unsigned long long *);
+typedef int (*nvml_limit_fn)(void *, unsigned int *);
 typedef const char *(*nvml_error_fn)(int);
 typedef int (*nvml_shutdown_fn)(void);
 
@@ -20,6 +21,7 @@ typedef int (*nvml_shutdown_fn)(void);
 typedef int (*rsmi_init_fn)(uint64_t);
 typedef int (*rsmi_energy_fn)(uint32_t, uint64_t *, float *, uint64_t *);
 typedef int (*rsmi_shutdown_fn)(void);
+typedef int (*rsmi_cap_fn)(uint32_t, uint32_t, uint64_t *);
 
 static const char *const rocm_names[] = {"librocm_smi64.so", "librocm_smi64.so.7",
                                          "librocm_smi64.so.6", "librocm_smi64.so.5",
@@ -34,8 +36,10 @@ static void sym(void *lib, const char *name, void *fn)
     memcpy(fn, &p, sizeof(p));
 }
 
-/* Adds a GPU meter named gpu-N from source s. */
-static void add_gpu(bh_energy *en, bh_energy_source s, int gpu, void *handle)
+/* Adds a GPU meter named gpu-N from source s, its power limit
+ * limit_watts (0: unknown) and its refresh period unknown: measured when
+ * needed (bh_energy_settle_period). */
+static void add_gpu(bh_energy *en, bh_energy_source s, int gpu, void *handle, double limit_watts)
 {
     bh_energy_domain *d;
 
@@ -47,7 +51,38 @@ static void add_gpu(bh_energy *en, bh_energy_source s, int gpu, void *handle)
     d->fd = -1;
     d->gpu = (uint32_t)gpu;
     d->handle = handle;
+    d->limit_watts = limit_watts;
     snprintf(d->name, sizeof(d->name), "gpu-%d", gpu);
+}
+
+/* The power limit NVML enforces on dev in watts (the enforced limit, else
+ * the power management limit); 0 when neither is known. */
+static double nvml_limit_watts(void *lib, void *dev)
+{
+    static const char *const names[] = {"nvmlDeviceGetEnforcedPowerLimit",
+                                        "nvmlDeviceGetPowerManagementLimit"};
+
+    for (int i = 0; i < 2; i++) {
+        nvml_limit_fn limit;
+        unsigned int mw = 0;
+
+        sym(lib, names[i], &limit);
+        if (limit && limit(dev, &mw) == 0 && mw > 0)
+            return mw * 1e-3;
+    }
+    return 0;
+}
+
+/* The power cap of ROCm SMI's GPU gpu in watts; 0 when unknown. */
+static double rocm_limit_watts(void *lib, int gpu)
+{
+    rsmi_cap_fn cap;
+    uint64_t uw = 0;
+
+    sym(lib, "rsmi_dev_power_cap_get", &cap);
+    if (!cap || cap((uint32_t)gpu, 0, &uw) != 0)
+        return 0;
+    return (double)uw * 1e-6;
 }
 
 /* NVML: loads it, and adds GPU gpu when >= 0 and it reports energy. */
@@ -90,7 +125,7 @@ static size_t open_nvml(bh_energy *en, int gpu)
         snprintf(why, cap, "GPU %d: %s", gpu, error_string(rc));
         return 0;
     }
-    add_gpu(en, BH_ENERGY_NVML, gpu, dev);
+    add_gpu(en, BH_ENERGY_NVML, gpu, dev, nvml_limit_watts(lib, dev));
     return 1;
 }
 
@@ -132,7 +167,7 @@ static size_t open_rocm(bh_energy *en, int gpu)
         snprintf(why, cap, "GPU %d: rsmi_dev_energy_count_get: status %d", gpu, rc);
         return 0;
     }
-    add_gpu(en, BH_ENERGY_ROCM_SMI, gpu, NULL);
+    add_gpu(en, BH_ENERGY_ROCM_SMI, gpu, NULL, rocm_limit_watts(lib, gpu));
     return 1;
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "host_api.h"
+#include "rank_ext.h"
 
 #include "bh_clock.h"
 #include "bh_mem.h"
@@ -395,6 +396,8 @@ static uint64_t BHOST_ABI api_seed(bhost_host *h)
 
 static const void *BHOST_ABI api_get_extension(bhost_host *h, const char *id)
 {
+    if (id && strcmp(id, BHOST_HOST_EXT_RANKS) == 0)
+        return bh_rank_ext();
     return NULL;
 }
 

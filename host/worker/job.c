@@ -76,9 +76,11 @@ static int check_job(const cJSON *job, bh_error *e)
         return bh_error_set(e, "job: \"mode\" must be a string");
     if (strcmp(mode->valuestring, "run") != 0 &&
         strcmp(mode->valuestring, "describe") != 0 &&
-        strcmp(mode->valuestring, "check") != 0)
+        strcmp(mode->valuestring, "check") != 0 &&
+        strcmp(mode->valuestring, "ranks") != 0 && strcmp(mode->valuestring, "probe") != 0 &&
+        strcmp(mode->valuestring, "rank_probe") != 0)
         return bh_error_set(e, "job: unknown job mode (expected run, "
-                               "describe or check)");
+                               "describe, check, ranks, probe or rank_probe)");
     if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(job, "plugin")))
         return bh_error_set(e, "job: \"plugin\" must be a string");
     for (size_t i = 0; i < N_STRING_KEYS; i++) {

@@ -100,11 +100,22 @@ int bh_rules_bench_functions(const bhost_bench_desc *d, char *why,
                              size_t cap)
 {
     uint32_t unknown =
-        d->flags & ~(uint32_t)(BHOST_BENCH_NEEDS_DEVICE |
-                               BHOST_BENCH_MANUAL_TIMING | BHOST_BENCH_CEILING);
+        d->flags & ~(uint32_t)(BHOST_BENCH_NEEDS_DEVICE | BHOST_BENCH_MANUAL_TIMING |
+                               BHOST_BENCH_CEILING | BHOST_BENCH_MULTI_RANK);
+    int ranks_param = 0;
 
     if (unknown)
         return broken(why, cap, "unknown flag bits 0x%x", unknown);
+    for (uint32_t i = 0; (d->flags & BHOST_BENCH_MULTI_RANK) && d->params && i < d->param_count;
+         i++) {
+        const bhost_param_desc *p = bh_rules_param_at(d, i);
+
+        ranks_param |= p->key && strcmp(p->key, "ranks") == 0 && p->type == BHOST_PARAM_I64 &&
+                       p->min <= p->max && p->min >= 1;
+    }
+    if ((d->flags & BHOST_BENCH_MULTI_RANK) && !ranks_param)
+        return broken(why, cap, "BHOST_BENCH_MULTI_RANK without an I64 parameter \"ranks\" "
+                                "whose range starts at 1 or above (bhost/ranks.h)");
     if (d->reserved != 0)
         return broken(why, cap, "reserved is %u, must be 0", d->reserved);
     if (!d->create || !d->run || !d->destroy)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "run_case.h"
+#include "rank_ext.h"
 
 #include "bh_error.h"
 #include "bh_mem.h"
@@ -205,6 +206,21 @@ static void add_timing(cJSON *res, const bh_timing_outcome *t)
         cJSON_AddBoolToObject(res, "log_truncated", 1);
 }
 
+/* A rank's digest of its result (bhost/ranks.h), and whether it stopped
+ * because another rank failed, for the rank hub. */
+static void add_rank_record(cJSON *res, const bh_timing_outcome *t)
+{
+    uint64_t d;
+    char hex[24];
+
+    if (bh_rank_digest(&d)) {
+        snprintf(hex, sizeof(hex), "0x%016llx", (unsigned long long)d);
+        cJSON_AddStringToObject(res, "digest", hex);
+    }
+    if (t->peer_failed)
+        cJSON_AddTrueToObject(res, "peer_failed");
+}
+
 int bh_run_case(const cJSON *job, int result_fd)
 {
     run_state rs;
@@ -245,6 +261,12 @@ int bh_run_case(const cJSON *job, int result_fd)
         bh_plugin_release(&rs.plugin);
         bh_run_meters_close(&meters);
         return 2;
+    }
+    if (counting && bh_rank_multi()) {
+        status = "unsupported";
+        message = bh_xstrdup("measure: instructions counts one process under callgrind; a "
+                             "multi-rank case is timed (measure: time)");
+        goto report;
     }
     if (counting && !bh_count_available()) {
         status = "unsupported";
@@ -334,6 +356,7 @@ report:
     cJSON_AddStringToObject(res, "status", status);
     if (message)
         cJSON_AddStringToObject(res, "message", message);
+    add_rank_record(res, &tout);
     add_timing(res, &tout);
     if (!counting)
         bh_run_meters_report(&meters, (double)tout.samples_taken * (double)tout.iters_per_sample,

@@ -141,11 +141,45 @@ static void metric_part(const char *name, char *out, size_t cap)
     out[i] = '\0';
 }
 
-/* The "energy" record and the energy.* metrics. */
-static cJSON *energy_report(const bh_run_meters *m, double iterations, bhost_host *h)
+/* One domain's record, and its energy.* metrics when its figures are
+ * plausible (bh_energy_judge); iterations: the run's, over all its
+ * samples (the same number in each). */
+static cJSON *domain_report(const bh_energy *en, bh_energy_domain *dm, double iterations,
+                            bhost_host *h)
 {
-    const bh_energy *en = &m->en;
-    double seconds = (double)en->ns * 1e-9;
+    cJSON *d = cJSON_CreateObject();
+    char part[48], name[96], reason[400];
+    bh_energy_status st;
+
+    bh_energy_settle_period(en, dm);
+    st = bh_energy_judge(dm, reason, sizeof(reason));
+    cJSON_AddStringToObject(d, "name", dm->name);
+    cJSON_AddStringToObject(d, "source", bh_energy_source_name(dm->source));
+    cJSON_AddStringToObject(d, "status", bh_energy_status_name(st));
+    if (*reason)
+        cJSON_AddStringToObject(d, "reason", reason);
+    if (dm->limit_watts > 0)
+        cJSON_AddNumberToObject(d, "limit_watts", dm->limit_watts);
+    if (dm->period_ns && dm->period_measured >= 0)
+        cJSON_AddNumberToObject(d, "refresh_ms", (double)dm->period_ns * 1e-6);
+    if (dm->failed_reads)
+        cJSON_AddNumberToObject(d, "failed_reads", dm->failed_reads);
+    if (st != BH_ENERGY_OK)
+        return d;
+    cJSON_AddNumberToObject(d, "joules", dm->joules);
+    metric_part(dm->name, part, sizeof(part));
+    snprintf(name, sizeof(name), "energy.%s.j_per_iter", part);
+    metric(h, name, "J/iter", 0,
+           bh_pc_ratio(dm->joules, iterations * dm->samples / (en->samples ? en->samples : 1)));
+    snprintf(name, sizeof(name), "energy.%s.watts", part);
+    metric(h, name, "W", 0, bh_pc_ratio(dm->joules, (double)dm->ns * 1e-9));
+    return d;
+}
+
+/* The "energy" record and the energy.* metrics. */
+static cJSON *energy_report(bh_run_meters *m, double iterations, bhost_host *h)
+{
+    bh_energy *en = &m->en;
     cJSON *o, *src, *doms;
     char reasons[800] = "";
 
@@ -166,33 +200,16 @@ static cJSON *energy_report(const bh_run_meters *m, double iterations, bhost_hos
                               status_json(any ? "ok" : "unsupported", en->reason[s]));
     }
     doms = cJSON_AddArrayToObject(o, "domains");
-    for (size_t i = 0; i < en->n; i++) {
-        const bh_energy_domain *dm = &en->dom[i];
-        cJSON *d = cJSON_CreateObject();
-        double jpi = bh_pc_ratio(dm->joules, iterations);
-        double watts = bh_pc_ratio(dm->joules, seconds);
-        char part[48], name[96];
-
-        cJSON_AddStringToObject(d, "name", dm->name);
-        cJSON_AddStringToObject(d, "source", bh_energy_source_name(dm->source));
-        cJSON_AddNumberToObject(d, "joules", dm->joules);
-        if (dm->failed_reads)
-            cJSON_AddNumberToObject(d, "failed_reads", dm->failed_reads);
-        cJSON_AddItemToArray(doms, d);
-        metric_part(dm->name, part, sizeof(part));
-        snprintf(name, sizeof(name), "energy.%s.j_per_iter", part);
-        metric(h, name, "J/iter", 0, jpi);
-        snprintf(name, sizeof(name), "energy.%s.watts", part);
-        metric(h, name, "W", 0, watts);
-    }
+    for (size_t i = 0; i < en->n; i++)
+        cJSON_AddItemToArray(doms, domain_report(en, &en->dom[i], iterations, h));
     if (!en->n)
         return o;
     cJSON_AddNumberToObject(o, "samples", en->samples);
-    cJSON_AddNumberToObject(o, "seconds", seconds);
+    cJSON_AddNumberToObject(o, "seconds", (double)en->ns * 1e-9);
     cJSON_AddStringToObject(o, "accumulated",
-                            "over all timed samples of the run: the meters "
-                            "update about every millisecond, about as long "
-                            "as one sample");
+                            "over all timed samples of the run; a domain's figures are "
+                            "reported when that window holds enough refreshes of its "
+                            "counter and its average power is within its power limit");
     return o;
 }
 

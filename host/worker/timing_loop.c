@@ -4,6 +4,7 @@
 #include "bh_clock.h"
 #include "host_api.h"
 #include "ipc.h"
+#include "rank_ext.h"
 #include "rules.h"
 
 #include <stdio.h>
@@ -103,13 +104,15 @@ static bhost_status time_once(const bh_timing_target *t, uint64_t iters,
     return st;
 }
 
-static void send_pair(int fd, const char *type, uint64_t iters, uint64_t ns)
+static void send_pair(int fd, const char *type, uint64_t iters, uint64_t ns, uint64_t local_ns)
 {
     cJSON *m = cJSON_CreateObject();
 
     cJSON_AddStringToObject(m, "t", type);
     cJSON_AddNumberToObject(m, "iters", (double)iters);
     cJSON_AddNumberToObject(m, "ns", (double)ns);
+    if (bh_rank_multi())
+        cJSON_AddNumberToObject(m, "local_ns", (double)local_ns);
     bh_ipc_send(fd, m, NULL);
     cJSON_Delete(m);
 }
@@ -129,14 +132,65 @@ static uint64_t grow(uint64_t iters, uint64_t ns, uint64_t target)
     return (uint64_t)want;
 }
 
+/* The ranks' agreement after a timed call (a barrier too): *ns becomes
+ * the maximum over ranks, the result is 1 when any rank wants to stop,
+ * and when another rank failed this one fails too, saying which. Outside
+ * a launch: *stop unchanged. */
+static int agree(uint64_t *ns, int stop, bh_timing_outcome *out)
+{
+    uint64_t v[3] = {*ns, (uint64_t)stop, out->status != BHOST_OK ? bh_rank_self() + 1 : 0};
+
+    if (!bh_rank_multi())
+        return stop;
+    if (bh_rank_max_u64(v, 3) != BHOST_OK) {
+        if (out->status == BHOST_OK) {
+            out->status = BHOST_E_INTERNAL;
+            snprintf(out->reason, sizeof(out->reason), "the host's rank hub is gone");
+        }
+        return 1;
+    }
+    *ns = v[0];
+    if (v[2] && out->status == BHOST_OK) {
+        out->status = BHOST_E_INTERNAL;
+        out->peer_failed = 1;
+        snprintf(out->reason, sizeof(out->reason), "stopped: rank %llu failed",
+                 (unsigned long long)(v[2] - 1));
+    }
+    return v[1] != 0 || v[2] != 0;
+}
+
+/* True when the run has used more than share of its budget. */
+static int over_budget(const bh_timing_plan *plan, uint64_t start, uint64_t share)
+{
+    return plan->budget_ns && bh_now_ns() - start > share;
+}
+
+/* Calibration: grows the iterations until one call reaches target;
+ * returns them, the last call's time in *ns. */
+static uint64_t calibrate(const bh_timing_target *t, const bh_timing_plan *plan,
+                          uint64_t target, uint64_t start, uint64_t *ns,
+                          bh_timing_outcome *out)
+{
+    uint64_t iters = 1;
+
+    for (;;) {
+        int stop;
+
+        out->status = time_once(t, iters, ns, out);
+        stop = agree(ns, over_budget(plan, start, plan->budget_ns / 2), out);
+        if (out->status != BHOST_OK || *ns >= target || iters >= (uint64_t)1e12 || stop)
+            return iters;
+        iters = grow(iters, *ns, target);
+    }
+}
+
 void bh_timing_run(const bh_timing_target *t, const bh_timing_plan *plan,
                    bh_timing_outcome *out)
 {
     uint64_t start = bh_now_ns();
     uint64_t target;
-    uint64_t iters = 1;
-    uint64_t ns = 0;
-    uint64_t warm_end;
+    uint64_t iters;
+    uint64_t ns = 0, zero = 0;
 
     memset(out, 0, sizeof(*out));
     bh_timing_measure_clock(&out->resolution_ns, &out->overhead_ns);
@@ -147,43 +201,50 @@ void bh_timing_run(const bh_timing_target *t, const bh_timing_plan *plan,
         if (target < MS)
             target = MS;
     }
-    /* Calibration: grow iterations until one sample reaches the target. */
-    for (;;) {
-        out->status = time_once(t, iters, &ns, out);
-        if (out->status != BHOST_OK)
-            goto failed;
-        if (ns >= target || iters >= (uint64_t)1e12)
-            break;
-        if (plan->budget_ns && bh_now_ns() - start > plan->budget_ns / 2)
-            break;
-        iters = grow(iters, ns, target);
-    }
-    send_pair(plan->result_fd, "calib", iters, ns);
+    agree(&zero, 0, out); /* every rank starts its first call together */
+    iters = calibrate(t, plan, target, start, &ns, out);
+    if (out->status != BHOST_OK)
+        goto failed;
+    send_pair(plan->result_fd, "calib", iters, ns, ns);
     /* Warm-up at the calibrated size; re-aim the size from its last time. */
-    warm_end = bh_now_ns() + plan->warmup_ns;
-    while (plan->warmup_ns > 0 && bh_now_ns() < warm_end) {
-        out->status = time_once(t, iters, &ns, out);
-        if (out->status != BHOST_OK)
-            goto failed;
-        out->warmup_samples++;
-        if (plan->budget_ns && bh_now_ns() - start > plan->budget_ns / 2)
-            break;
+    if (plan->warmup_ns > 0) {
+        uint64_t warm_end = bh_now_ns() + plan->warmup_ns;
+
+        for (;;) {
+            int stop;
+
+            out->status = time_once(t, iters, &ns, out);
+            out->warmup_samples += out->status == BHOST_OK;
+            stop = agree(&ns, bh_now_ns() >= warm_end ||
+                                  over_budget(plan, start, plan->budget_ns / 2),
+                         out);
+            if (out->status != BHOST_OK)
+                goto failed;
+            if (stop)
+                break;
+        }
     }
     if (out->warmup_samples > 0 && ns > 0 && ns < target)
         iters = grow(iters, ns, target);
     out->iters_per_sample = iters;
     for (uint32_t i = 0; i < plan->samples; i++) {
+        uint64_t local;
+        int stop;
+
         if (plan->sample_begin)
             plan->sample_begin(plan->sample_arg);
         out->status = time_once(t, iters, &ns, out);
         if (plan->sample_end)
             plan->sample_end(plan->sample_arg);
+        local = ns;
+        stop = agree(&ns, over_budget(plan, start, plan->budget_ns) && i + 1 < plan->samples &&
+                              out->samples_taken + 1 >= 2,
+                     out);
         if (out->status != BHOST_OK)
             goto failed;
-        send_pair(plan->result_fd, "sample", iters, ns);
+        send_pair(plan->result_fd, "sample", iters, ns, local);
         out->samples_taken++;
-        if (plan->budget_ns && bh_now_ns() - start > plan->budget_ns &&
-            i + 1 < plan->samples && out->samples_taken >= 2) {
+        if (stop) {
             out->budget_exhausted = 1;
             break;
         }

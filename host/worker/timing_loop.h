@@ -46,6 +46,8 @@ typedef struct bh_timing_outcome {
                                    BHOST_E_VERIFY for an impossible time,
                                    BHOST_E_INTERNAL for a manual time
                                    never set; else "" */
+    int peer_failed;            /* a multi-rank run stopped because
+                                   another rank failed (reason says which) */
 } bh_timing_outcome;
 
 /* Measures the host clock's resolution (smallest positive step) and the
@@ -53,7 +55,12 @@ typedef struct bh_timing_outcome {
 void bh_timing_measure_clock(double *resolution_ns, double *overhead_ns);
 
 /* Runs calibration, warm-up and plan->samples timed samples, sending one
- * "sample" message per sample to plan->result_fd. Never calls verify. */
+ * "sample" message per sample to plan->result_fd. Never calls verify.
+ * On a rank of a multi-rank launch (rank_ext.h) every timed call ends at
+ * an agreement of all ranks: the time taken is the maximum over ranks
+ * (the rank's own goes out as the sample's "local_ns"), every decision
+ * (iterations, warm-up end, budget) is taken on agreed values so that the
+ * ranks make the same calls, and a rank's failure stops them all. */
 void bh_timing_run(const bh_timing_target *t, const bh_timing_plan *plan,
                    bh_timing_outcome *out);
 

@@ -13,4 +13,10 @@
  * kernel when its supervisor dies (PR_SET_PDEATHSIG). */
 int bh_worker_main(void);
 
+/* A rank of a multi-rank launch ("bhost-worker __rank"): connects to the
+ * rank hub named by the environment (rank_wire.h), then runs the job it
+ * receives as bh_worker_main does. Exit status as bh_worker_main's, or 2
+ * when started outside a launch or the hub cannot be reached. */
+int bh_rank_main(void);
+
 #endif

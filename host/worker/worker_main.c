@@ -9,6 +9,8 @@
 #include "host_api.h"
 #include "ipc.h"
 #include "job.h"
+#include "rank_ext.h"
+#include "rank_hub.h"
 #include "loader.h"
 #include "run_case.h"
 #include "sysinfo.h"
@@ -134,13 +136,13 @@ static int bind_to_supervisor(void)
                                                                       : 0;
 }
 
-/* True when fd is still the pipe described by st (a plugin may close or
- * replace the result pipe). */
+/* True when fd is still the pipe (or, for a rank, the socket) described
+ * by st (a plugin may close or replace the result pipe). */
 static int same_pipe(int fd, const struct stat *st)
 {
     struct stat now;
 
-    return fstat(fd, &now) == 0 && S_ISFIFO(now.st_mode) &&
+    return fstat(fd, &now) == 0 && (S_ISFIFO(now.st_mode) || S_ISSOCK(now.st_mode)) &&
            now.st_dev == st->st_dev && now.st_ino == st->st_ino;
 }
 
@@ -169,6 +171,7 @@ int bh_worker_main(void)
         return 2;
     }
     mode = bh_json_str(job, "mode", "");
+    bh_rank_apply_job(job);
     if (strcmp(mode, "describe") == 0) {
         rc = describe_mode(job);
     } else if (strcmp(mode, "run") == 0) {
@@ -178,6 +181,10 @@ int bh_worker_main(void)
         } else {
             rc = bh_run_case(job, BH_IPC_RESULT_FD);
         }
+    } else if (strcmp(mode, "ranks") == 0 || strcmp(mode, "probe") == 0) {
+        rc = bh_rank_hub(job, BH_IPC_RESULT_FD);
+    } else if (strcmp(mode, "rank_probe") == 0) {
+        rc = 0; /* a rank of a probe launch: reaching the hub was the test */
     } else if (strcmp(mode, "check") == 0) {
         rc = bh_check_plugin_job(job, BH_IPC_RESULT_FD);
     } else {
