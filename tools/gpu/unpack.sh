@@ -11,7 +11,8 @@ cd "$(dirname "$0")/../.."
 mkdir -p /opt/bhost-libs
 tar -C /opt/bhost-libs --strip-components=1 -xJf .gpu-carry/libs.tar.xz
 {
-  for lib in libcudart.so.13 libcublas.so.13 libcudart.so.12 libcublas.so.12; do
+  for lib in libcudart.so.13 libcublas.so.13 libcudart.so.12 libcublas.so.12 \
+      libcufft.so.12 libcusparse.so.12 libcufft.so.11 libcusparse.so.11 libnvidia-ml.so.1; do
     find / -xdev -name "$lib" -not -path '/proc/*' 2>/dev/null | head -1 | xargs -r dirname
   done
   echo /opt/bhost-libs
