@@ -6,7 +6,9 @@
  * with perf_event_open's reason, the console says so once, and the run
  * still exits 0; the software events are counted where the kernel has
  * them; energy is unsupported with its reasons without RAPL, and read
- * from a powercap tree of real files given in $BHOST_POWERCAP_ROOT;
+ * from a powercap tree of real files given in $BHOST_POWERCAP_ROOT, whose
+ * counters stand still: too short a window for the counter's refresh, or
+ * a long one without energy, is recorded with its reason and no metric;
  * counters: off and --counters off record nothing; a bad value is an
  * error. No assertion on timings. */
 #define _GNU_SOURCE
@@ -30,19 +32,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* A noop config: 2 runs of 3 short samples; extra goes into defaults. */
-static void write_config(const char *file, const char *extra)
+/* A noop config: 2 runs of 3 samples of sample_time; extra goes into
+ * defaults. */
+static void write_config(const char *file, const char *sample_time, const char *extra)
 {
     char text[1024];
 
     snprintf(text, sizeof(text),
              "schema: 1\n"
              "name: ctr\n"
-             "defaults: {runs: 2, samples: 3, warmup: 1ms, sample_time: 1ms, seed: 7%s}\n"
+             "defaults: {runs: 2, samples: 3, warmup: 1ms, sample_time: %s, seed: 7%s}\n"
              "suites:\n"
              "  - plugin: selftest\n"
              "    include: [noop]\n",
-             extra);
+             sample_time, extra);
     it_write(it_path(file), text);
 }
 
@@ -111,9 +114,11 @@ static int setup(void **state)
     (void)state;
     if (!it_setup("bh_itest_counters", 0))
         return -1;
-    write_config("ctr.yaml", "");
-    write_config("off.yaml", ", counters: off");
-    write_config("bad.yaml", ", counters: maybe");
+    write_config("ctr.yaml", "1ms", "");
+    write_config("short.yaml", "100us", "");
+    write_config("long.yaml", "50ms", "");
+    write_config("off.yaml", "1ms", ", counters: off");
+    write_config("bad.yaml", "1ms", ", counters: maybe");
     return 0;
 }
 
@@ -185,12 +190,14 @@ static void test_counters_here(void **state)
  * that do not move while the run reads them. */
 static const char *fake_powercap(void)
 {
-    static const char *const files[][2] = {{"intel-rapl:0/name", "package-0\n"},
-                                           {"intel-rapl:0/energy_uj", "123456789\n"},
-                                           {"intel-rapl:0/max_energy_range_uj", "262143328850\n"},
-                                           {"intel-rapl:0:0/name", "dram\n"},
-                                           {"intel-rapl:0:0/energy_uj", "42\n"},
-                                           {"intel-rapl:0:0/max_energy_range_uj", "65712999613\n"}};
+    static const char *const files[][2] = {
+        {"intel-rapl:0/name", "package-0\n"},
+        {"intel-rapl:0/energy_uj", "123456789\n"},
+        {"intel-rapl:0/max_energy_range_uj", "262143328850\n"},
+        {"intel-rapl:0/constraint_0_power_limit_uw", "125000000\n"},
+        {"intel-rapl:0:0/name", "dram\n"},
+        {"intel-rapl:0:0/energy_uj", "42\n"},
+        {"intel-rapl:0:0/max_energy_range_uj", "65712999613\n"}};
     char path[600];
 
     snprintf(path, sizeof(path), "%s", it_path("powercap"));
@@ -206,37 +213,70 @@ static const char *fake_powercap(void)
     return it_path("powercap");
 }
 
-static void test_energy_from_powercap(void **state)
+/* The energy record of a run of config on the fake powercap tree, with
+ * its two domains (package-0 with its 125 W limit, dram-0 without) of
+ * status, no energy.* metric and no joules; the case in *c. */
+static cJSON *energy_run(const char *config, const char *result, const char *status,
+                         const cJSON **c, const cJSON **en)
 {
     cJSON *doc;
-    const cJSON *c, *en, *d, *v;
+    const cJSON *d, *m;
+    char *out = NULL;
     int n = 0;
 
-    (void)state;
     setenv("BHOST_POWERCAP_ROOT", fake_powercap(), 1);
-    doc = run_ok("ctr.yaml", "e.json", NULL, NULL);
+    doc = run_ok(config, result, NULL, &out);
     unsetenv("BHOST_POWERCAP_ROOT");
-    c = only_case(doc);
-    en = it_member(c, "energy");
-    assert_string_equal(it_str_of(en, "status"), "ok");
-    assert_string_equal(it_str_of(it_member(it_member(en, "sources"), "rapl"), "status"), "ok");
-    it_assert_has(it_str_of(en, "accumulated"), "over all timed samples");
-    assert_int_equal(it_member(en, "samples")->valueint, 3);
-    cJSON_ArrayForEach(d, it_member(en, "domains")) {
+    /* said once under the table, with the first domain's reason */
+    assert_int_equal(occurrences(out, "energy: 2 of 2 domain figures left out"), 1);
+    it_assert_has(out, "selftest/noop package-0: ");
+    free(out);
+    *c = only_case(doc);
+    *en = it_member(*c, "energy");
+    assert_string_equal(it_str_of(*en, "status"), "ok");
+    assert_string_equal(it_str_of(it_member(it_member(*en, "sources"), "rapl"), "status"), "ok");
+    it_assert_has(it_str_of(*en, "accumulated"), "over all timed samples");
+    assert_int_equal(it_member(*en, "samples")->valueint, 3);
+    cJSON_ArrayForEach(d, it_member(*en, "domains")) {
         assert_string_equal(it_str_of(d, "source"), "rapl");
-        assert_true(it_member(d, "joules")->valuedouble == 0); /* the counter stood still */
+        assert_string_equal(it_str_of(d, "status"), status);
+        assert_true(it_member(d, "refresh_ms")->valuedouble == 1); /* documented */
+        assert_null(cJSON_GetObjectItemCaseSensitive(d, "joules"));
         n++;
     }
     assert_int_equal(n, 2);
-    assert_string_equal(it_str_of(cJSON_GetArrayItem(it_member(en, "domains"), 0), "name"),
-                        "package-0");
-    assert_string_equal(it_str_of(cJSON_GetArrayItem(it_member(en, "domains"), 1), "name"),
-                        "dram-0");
-    assert_int_equal(cJSON_GetArraySize(values_of(c, "energy.package_0.j_per_iter")), 2);
-    cJSON_ArrayForEach(v, values_of(c, "energy.package_0.j_per_iter"))
-        assert_true(v->valuedouble == 0);
-    cJSON_ArrayForEach(v, values_of(c, "energy.dram_0.watts"))
-        assert_true(v->valuedouble == 0);
+    d = cJSON_GetArrayItem(it_member(*en, "domains"), 0);
+    assert_string_equal(it_str_of(d, "name"), "package-0");
+    assert_true(it_member(d, "limit_watts")->valuedouble == 125);
+    d = cJSON_GetArrayItem(it_member(*en, "domains"), 1);
+    assert_string_equal(it_str_of(d, "name"), "dram-0");
+    assert_null(cJSON_GetObjectItemCaseSensitive(d, "limit_watts"));
+    cJSON_ArrayForEach(m, it_member(*c, "metrics"))
+        assert_true(strncmp(m->string, "energy.", 7) != 0);
+    return doc;
+}
+
+static void test_energy_from_powercap(void **state)
+{
+    cJSON *doc;
+    const cJSON *c, *en, *d;
+
+    (void)state;
+    /* 3 samples of about 0.1 ms: far shorter than 20 x 1 ms x sqrt(3) =
+       34.6 ms */
+    doc = energy_run("short.yaml", "e.json", "too_short", &c, &en);
+    cJSON_ArrayForEach(d, it_member(en, "domains")) {
+        it_assert_has(it_str_of(d, "reason"), "over 3 samples is too short for the counter's 1 ms "
+                                              "refresh (documented): +-5% needs 34.6 ms, "
+                                              "sample_time: 12ms");
+    }
+    cJSON_Delete(doc);
+    /* 3 samples of 50 ms: long enough, and the counters stood still */
+    doc = energy_run("long.yaml", "e2.json", "implausible", &c, &en);
+    cJSON_ArrayForEach(d, it_member(en, "domains")) {
+        it_assert_has(it_str_of(d, "reason"), "0 J over ");
+        it_assert_has(it_str_of(d, "reason"), "refresh periods of 1 ms): the counter did not move");
+    }
     cJSON_Delete(doc);
 }
 

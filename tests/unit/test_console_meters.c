@@ -3,7 +3,8 @@
  * counters and energy meters under the console table, from the records
  * of the cases (docs/measurement.md): said once however many cases carry
  * them, the multiplexed groups said when all else worked, nothing for
- * counters that worked or were switched off. */
+ * counters that worked or were switched off; energy domains whose figures
+ * were left out counted over every case, with the first one's reason. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -102,13 +103,26 @@ static void quiet_when_fine_or_off(void **state)
     free(t);
 }
 
+static void energy_left_out(void **state)
+{
+    char *t = note(2, "{\"status\":\"ok\"}",
+                   "{\"status\":\"ok\",\"domains\":[{\"name\":\"package-0\",\"status\":"
+                   "\"ok\"},{\"name\":\"gpu-0\",\"status\":\"too_short\",\"reason\":\"24 ms "
+                   "over 5 samples is too short\"}]}");
+
+    (void)state;
+    assert_string_equal(t, "  energy: 2 of 4 domain figures left out (too short a window or "
+                           "implausible); first, ? gpu-0: too_short: 24 ms over 5 samples is "
+                           "too short\n");
+    free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(unsupported_once),
-        cmocka_unit_test(partial_without_software),
-        cmocka_unit_test(multiplexed),
-        cmocka_unit_test(quiet_when_fine_or_off),
+        cmocka_unit_test(unsupported_once), cmocka_unit_test(partial_without_software),
+        cmocka_unit_test(multiplexed),      cmocka_unit_test(quiet_when_fine_or_off),
+        cmocka_unit_test(energy_left_out),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
