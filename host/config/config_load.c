@@ -10,7 +10,7 @@
 
 static const char *const top_keys[] = {
     "schema",   "name",   "extends",    "plugin_path", "defaults",
-    "backends", "suites", "regression", "output", "ratios", "launcher", "scaling",
+    "backends", "suites", "regression", "output", "ratios", "launcher",
 };
 #define N_TOP_KEYS (sizeof(top_keys) / sizeof(top_keys[0]))
 
@@ -228,9 +228,7 @@ static int build(bh_config *c, const bh_ynode *root, bh_error *e)
                               "suites; may be [])");
     if (bh_config_load_suites(c, v, e) != 0)
         return -1;
-    if (bh_config_load_ratios(c, bh_yaml_map_get(root, "ratios"), e) != 0)
-        return -1;
-    return bh_config_load_scaling(c, root, e);
+    return bh_config_load_ratios(c, bh_yaml_map_get(root, "ratios"), e);
 }
 
 bh_config *bh_config_load(const char *path, bh_error *e)
@@ -278,6 +276,5 @@ void bh_config_free(bh_config *c)
     free(c->regression_json);
     free(c->regression_pos_json);
     bh_config_ratios_free(c);
-    bh_config_scaling_free(c);
     free(c);
 }
