@@ -6,10 +6,14 @@
     doc = run_config(bhost, config)     # the result document, or None
 
 run_config runs `bhost run CONFIG --out FILE --quiet` in a temporary
-folder and returns the parsed result (None after printing the exit status
-and the tail of stderr when no result was written). print_cases prints one
-line per case (id, status, the chosen metrics' first values), then the
-problems and their count, and returns the exit status for main().
+folder (env: the environment of bhost, default this one's) and returns the
+parsed result (None after printing the exit status and the tail of stderr
+when no result was written). print_cases prints one line per case (id,
+status, the chosen metrics' first values), then the problems and their
+count, and returns the exit status for main(). host_refuses says whether
+`bhost list` marks a benchmark refused by this host (a multi-rank one
+before the host side of ABI 1.2); MPI_ENV is this environment plus Open
+MPI's permission to run as root, for multi-rank configs.
 """
 import json
 import os
@@ -17,11 +21,16 @@ import subprocess
 import tempfile
 
 
-def run_config(bhost, config, timeout=580):
+MPI_ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT='1',
+               OMPI_ALLOW_RUN_AS_ROOT_CONFIRM='1')
+
+
+def run_config(bhost, config, timeout=580, env=None):
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, 'r.json')
         p = subprocess.run([bhost, 'run', config, '--out', out, '--quiet'],
-                           capture_output=True, text=True, timeout=timeout)
+                           capture_output=True, text=True, timeout=timeout,
+                           env=env)
         if not os.path.exists(out):
             print('no result (rc %d): %s' % (p.returncode, p.stderr[-3000:]))
             return None
@@ -39,3 +48,10 @@ def print_cases(doc, errors, shown):
         print(e)
     print('%d cases, %d problems' % (len(doc['cases']), len(errors)))
     return 1 if errors else 0
+
+
+def host_refuses(bhost, bench):
+    p = subprocess.run([bhost, 'list'], capture_output=True, text=True,
+                       timeout=60, check=False)
+    return any(bench in line and 'refused' in line
+               for line in p.stdout.splitlines())
