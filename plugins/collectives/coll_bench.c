@@ -10,6 +10,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 bhost_status coll_fail(bhost_host *h, bhost_status st, const char *fmt, ...)
 {
@@ -47,12 +48,12 @@ static bhost_status read_params(bhost_host *h, coll_kind k, coll_case *c, int64_
     return st;
 }
 
-/* MPI joined, its world the `ranks` asked for; device memory probed. */
-static bhost_status join(bhost_host *h, coll_case *c, int64_t ranks)
+/* MPI joined, its world the `ranks` asked for; *device set for memory:
+ * device. */
+static bhost_status join(bhost_host *h, coll_case *c, int64_t ranks, int *device)
 {
     char why[384];
-    int device = 0;
-    bhost_status st = bh_plugin_choice(h, COLL_PREFIX, "memory", coll_memory_names, &device);
+    bhost_status st = bh_plugin_choice(h, COLL_PREFIX, "memory", coll_memory_names, device);
 
     if (st != BHOST_OK)
         return st;
@@ -65,8 +66,43 @@ static bhost_status join(bhost_host *h, coll_case *c, int64_t ranks)
                          ranks, c->nranks);
     if (c->kind == COLL_BROADCAST && c->root >= c->nranks)
         return coll_fail(h, BHOST_E_INVALID, "root=%u is not a rank of %u", c->root, c->nranks);
-    if (device && coll_gpu_probe(why, sizeof(why)) != 0)
-        return coll_fail(h, BHOST_E_UNSUPPORTED, "%s", why);
+    return BHOST_OK;
+}
+
+/* This rank's place on its node: the host's rank table, else Open MPI's
+ * environment, else the world's. */
+static void node_place(bhost_host *h, const coll_case *c, unsigned *local, unsigned *size)
+{
+    const bhost_host_ranks *rx = bh_coll_api->get_extension(h, BHOST_HOST_EXT_RANKS);
+    bhost_rank_info info = {.struct_size = sizeof(info)};
+    const char *lr = getenv("OMPI_COMM_WORLD_LOCAL_RANK");
+    const char *ls = getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+
+    *local = c->rank;
+    *size = c->nranks;
+    if (rx != NULL && rx->info(h, &info) == BHOST_OK && info.local_size > 0) {
+        *local = info.local_rank;
+        *size = info.local_size;
+    } else if (lr != NULL && ls != NULL) {
+        *local = (unsigned)atoi(lr);
+        *size = (unsigned)atoi(ls);
+    }
+}
+
+/* x->gpu opened for memory: device: BHOST_E_UNSUPPORTED with the reason
+ * when NCCL, a CUDA-aware MPI or a device is missing. */
+static bhost_status open_gpu(coll_inst *x)
+{
+    char why[384];
+    unsigned local = 0, size = 1;
+
+    x->gpu = bh_coll_api->alloc(x->h, sizeof(*x->gpu), 0);
+    if (x->gpu == NULL)
+        return coll_fail(x->h, BHOST_E_NOMEM, "no memory for the device state");
+    *x->gpu = (coll_gpu){0};
+    node_place(x->h, &x->c, &local, &size);
+    if (coll_gpu_open(x->gpu, local, size, why, sizeof(why)) != 0)
+        return coll_fail(x->h, BHOST_E_UNSUPPORTED, "%s", why);
     return BHOST_OK;
 }
 
@@ -74,6 +110,7 @@ bhost_status coll_create(bhost_host *h, coll_kind k, void **inst)
 {
     coll_case c = {0};
     int64_t bytes = 0, ranks = 0;
+    int device = 0;
     coll_inst *x;
     bhost_status st = read_params(h, k, &c, &bytes, &ranks);
 
@@ -87,7 +124,7 @@ bhost_status coll_create(bhost_host *h, coll_kind k, void **inst)
                          "%s: bytes=%" PRId64 " gives no %s element per rank on %" PRId64
                          " ranks (per-rank chunks are whole 16 bytes, as in nccl-tests)",
                          coll_kind_name(k), bytes, coll_dtype_names[c.dtype], ranks);
-    st = join(h, &c, ranks);
+    st = join(h, &c, ranks, &device);
     if (st != BHOST_OK)
         return st;
     c.seed = bh_coll_api->seed(h);
@@ -95,6 +132,11 @@ bhost_status coll_create(bhost_host *h, coll_kind k, void **inst)
     if (x == NULL)
         return coll_fail(h, BHOST_E_NOMEM, "no memory for the instance");
     *x = (coll_inst){.h = h, .c = c};
+    st = device ? open_gpu(x) : BHOST_OK;
+    if (st != BHOST_OK) {
+        coll_destroy(x);
+        return st;
+    }
     *inst = x;
     return BHOST_OK;
 }
@@ -103,6 +145,7 @@ bhost_status BHOST_ABI coll_setup(void *inst, bhost_stream *s)
 {
     coll_inst *x = inst;
     uint64_t sb = coll_send_bytes(&x->c), rb = coll_recv_bytes(&x->c);
+    char why[384];
 
     (void)s;
     if (sb > 0 && x->c.send == NULL)
@@ -113,6 +156,8 @@ bhost_status BHOST_ABI coll_setup(void *inst, bhost_stream *s)
         return coll_fail(x->h, BHOST_E_NOMEM, "cannot allocate %" PRIu64 " + %" PRIu64 " bytes", sb,
                          rb);
     coll_fill(&x->c);
+    if (x->gpu != NULL && coll_gpu_setup(x->gpu, &x->c, why, sizeof(why)) != 0)
+        return coll_fail(x->h, BHOST_E_DEVICE, "rank %u: %s", x->c.rank, why);
     return BHOST_OK;
 }
 
@@ -121,9 +166,11 @@ bhost_status BHOST_ABI coll_run(void *inst, bhost_stream *s, uint64_t iterations
     coll_inst *x = inst;
     char why[384];
     uint64_t t0 = bh_coll_api->now_ns(x->h);
+    int rc = x->gpu != NULL ? coll_gpu_run(x->gpu, &x->c, iterations, why, sizeof(why))
+                            : coll_mpi_run(&x->c, iterations, why, sizeof(why));
 
     (void)s;
-    if (coll_mpi_run(&x->c, iterations, why, sizeof(why)) != 0)
+    if (rc != 0)
         return coll_fail(x->h, BHOST_E_DEVICE, "rank %u: %s", x->c.rank, why);
     coll_times_add(&x->times, iterations, bh_coll_api->now_ns(x->h) - t0);
     return BHOST_OK;
@@ -146,6 +193,7 @@ bhost_status BHOST_ABI coll_verify(void *inst)
     coll_inst *x = inst;
     const bhost_host_ranks *rx = ranks_ext(x->h);
     coll_mismatch m;
+    char why[384];
     double ns = 0;
     bhost_status st = coll_times_median(x->h, &x->times, x->c.nranks, &ns);
 
@@ -153,6 +201,8 @@ bhost_status BHOST_ABI coll_verify(void *inst)
         return st;
     if (x->c.recv == NULL)
         return coll_fail(x->h, BHOST_E_VERIFY, "verify before setup");
+    if (x->gpu != NULL && coll_gpu_fetch(x->gpu, &x->c, why, sizeof(why)) != 0)
+        return coll_fail(x->h, BHOST_E_DEVICE, "rank %u: %s", x->c.rank, why);
     if (coll_check(&x->c, &m))
         return coll_fail(
             x->h, BHOST_E_VERIFY,
@@ -170,6 +220,9 @@ void BHOST_ABI coll_destroy(void *inst)
 {
     coll_inst *x = inst;
 
+    if (x->gpu != NULL)
+        coll_gpu_close(x->gpu);
+    bh_coll_api->free(x->h, x->gpu);
     bh_coll_api->free(x->h, x->c.send);
     bh_coll_api->free(x->h, x->c.recv);
     bh_coll_api->free(x->h, x);

@@ -3,8 +3,8 @@
  * coll_plugin.h -- internal interface of the collectives plugin
  * (collectives.so): the benchmarks' shared lifecycle over the core of
  * coll.h (coll_bench.c), their descriptors (coll_desc.c), the per-call
- * times behind the algbw and busbw metrics (coll_timing.c) and the probe
- * of the device path (coll_gpu.c).
+ * times behind the algbw and busbw metrics (coll_timing.c); device
+ * memory is coll_gpu.h's.
  *
  * Benchmarks, all BHOST_BENCH_MULTI_RANK with an I64 `ranks`:
  *   allreduce, allgather, reduce_scatter, broadcast, alltoall  MPI
@@ -20,6 +20,7 @@
 
 #include "bh_plugin.h"
 #include "coll.h"
+#include "coll_gpu.h"
 
 #define COLL_PREFIX "collectives: "
 
@@ -43,8 +44,9 @@ typedef struct coll_times {
 
 typedef struct coll_inst {
     bhost_host *h;
-    coll_case c;
+    coll_case c; /* host buffers (with memory: device, their mirrors) */
     coll_times times;
+    coll_gpu *gpu; /* memory: device; NULL for host memory */
 } coll_inst;
 
 /* Formats COLL_PREFIX + message, set_error(h) and returns st. */
@@ -73,11 +75,6 @@ bhost_status coll_times_median(bhost_host *h, const coll_times *t, unsigned nran
 /* Reports algbw, busbw (GB/s), their factor and S, and for p2p.latency
  * the one-way latency, from the time per iteration ns. [verify] */
 bhost_status coll_report(bhost_host *h, const coll_case *c, double ns);
-
-/* 0 when `memory: device` can run here; else -1 with the reason (which
- * libraries are missing, whether this MPI is CUDA-aware). Call after
- * coll_mpi_init. */
-int coll_gpu_probe(char *why, size_t cap);
 
 extern const bhost_bench_desc bh_coll_allreduce;
 extern const bhost_bench_desc bh_coll_allgather;
