@@ -128,9 +128,10 @@ static int load_scalar(bh_launcher *l, const char *key, const bh_ynode *v, bh_er
     if (strcmp(key, "ranks_per_node") == 0) {
         char *end;
         unsigned long k = strtoul(text, &end, 10);
+        int bad = *end || k < 1 || k > 65536 || text[0] == '-';
 
         free(text);
-        if (*end || k < 1 || k > 65536 || v->text[0] == '-')
+        if (bad)
             return bh_config_fail(e, v, "launcher.ranks_per_node: expected an integer "
                                         "from 1 to 65536, got '%s'", v->text);
         l->ranks_per_node = (uint32_t)k;

@@ -96,7 +96,7 @@ void bh_rank_job(const bh_case *c, cJSON *job)
     cJSON_AddItemToObject(job, "launcher", l);
     if (t)
         cJSON_AddNumberToObject(job, "rank_deadline_ns",
-                                (double)(t > 20 * SEC ? t - 5 * SEC : t * 3 / 4));
+                                (double)(t > 20 * SEC ? t - 6 * SEC : t / 2));
 }
 
 /* True when a probe launch is worth its cost: the launcher names other
@@ -130,9 +130,10 @@ static char *probe(cJSON *l, uint64_t timeout_ns)
         const cJSON *res = cJSON_GetArrayItem(msgs, cJSON_GetArraySize(msgs) - 1);
 
         if (!res || strcmp(bh_json_str(res, "status", ""), "ok") != 0)
-            why = bh_xstrdup(res ? bh_json_str(res, "message", "probe failed")
-                             : out.timed_out ? "the probe launch hung"
-                                             : "the probe launch sent no result");
+            why = bh_xasprintf("launcher probe (one rank per node) failed: %s",
+                               res ? bh_json_str(res, "message", "no reason")
+                               : out.timed_out ? "it hung"
+                                               : "it sent no result");
         cJSON_Delete(msgs);
         bh_worker_outcome_free(&out);
     }

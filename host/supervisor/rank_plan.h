@@ -12,8 +12,8 @@
 
 /* Makes job (a run job of c) a rank-hub job when c runs on more than one
  * rank: mode "ranks", the rank count, the launcher and the hub's own
- * deadline (a few seconds inside the case's timeout, so that the hub can
- * say which rank hung). Other cases: job unchanged. */
+ * deadline (6 s inside the case's timeout, half of one under 20 s, so
+ * that the hub can say which rank hung and end the launch in time). Other cases: job unchanged. */
 void bh_rank_job(const bh_case *c, cJSON *job);
 
 /* Before the runs: every case with more than one rank whose launcher is

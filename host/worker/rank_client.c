@@ -76,7 +76,10 @@ static int open_channel(const char *list, const char *token, const char *chan, u
     int fd = -1;
     char host[256] = "";
 
-    gethostname(host, sizeof(host) - 1);
+    if (getenv("BHOST_NODE_NAME") && *getenv("BHOST_NODE_NAME"))
+        snprintf(host, sizeof(host), "%s", getenv("BHOST_NODE_NAME"));
+    else
+        gethostname(host, sizeof(host) - 1);
     for (char *item = strtok_r(copy, ",", &save); item && fd < 0;
          item = strtok_r(NULL, ",", &save)) {
         char *colon = strrchr(item, ':');

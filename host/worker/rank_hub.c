@@ -220,7 +220,7 @@ static int ours(const bh_hub *h, int pid)
 }
 
 /* Ends the launch: the launcher's group gets SIGTERM, then SIGKILL after
- * 3 s; local ranks and any rank of ours still alive on this machine get
+ * 2 s; local ranks and any rank of ours still alive on this machine get
  * SIGKILL. Every child is reaped. */
 static void finish(bh_hub *h, uint64_t grace_ns)
 {
@@ -232,7 +232,7 @@ static void finish(bh_hub *h, uint64_t grace_ns)
     }
     if (h->launcher_pid > 0 && !h->launcher_exited) {
         kill(-h->launcher_pid, SIGTERM);
-        until = bh_now_ns() + 3 * SEC;
+        until = bh_now_ns() + 2 * SEC;
         while (!h->launcher_exited && bh_now_ns() < until) {
             bh_hub_reap(h);
             usleep(10000);

@@ -300,6 +300,24 @@ static void read_sync(bh_hub *h, uint32_t r)
         p->req_ready = 1;
 }
 
+/* Keeps the first line of the launcher's output that has words (a line
+ * of dashes or blanks is not one), once it is complete. */
+static void keep_first_line(bh_hub *h, const char *buf, size_t n)
+{
+    const char *at = buf, *end = buf + n;
+
+    while (!h->first[0] && at < end) {
+        const char *nl = memchr(at, '\n', (size_t)(end - at));
+        size_t len = nl ? (size_t)(nl - at) : (size_t)(end - at);
+
+        if (!nl)
+            return; /* a line cut by the read: wait for it whole */
+        if (len && strspn(at, "- \t\r") < len)
+            snprintf(h->first, sizeof(h->first), "%.*s", (int)len, at);
+        at = nl + 1;
+    }
+}
+
 /* The launcher's output: passed on to this worker's log, its tail kept. */
 static void read_launcher(bh_hub *h)
 {
@@ -314,6 +332,7 @@ static void read_launcher(bh_hub *h)
         return;
     }
     bh_rank_write_all(2, buf, (size_t)n);
+    keep_first_line(h, buf, (size_t)n);
     if ((size_t)n >= sizeof(h->tail)) {
         memcpy(h->tail, buf + n - (ssize_t)sizeof(h->tail) + 1, sizeof(h->tail) - 1);
         h->tail_len = sizeof(h->tail) - 1;
@@ -369,8 +388,8 @@ void bh_hub_serve(bh_hub *h)
         nfds_t n;
 
         bh_hub_reap(h);
-        if (h->failed && !linger)
-            linger = now + 2 * SEC; /* the launcher's own account of it */
+        if (h->failed && !linger) /* the launcher's own account of a crash */
+            linger = now + (strcmp(h->status, "crashed") == 0 ? 2 * SEC : 1);
         if (h->failed && (now >= linger || h->launcher_out < 0))
             break;
         if (!h->failed && bh_hub_watch(h, now))

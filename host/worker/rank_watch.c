@@ -25,9 +25,14 @@ static void describe_exit(int st, char *buf, size_t cap)
         snprintf(buf, cap, "wait status %d", st);
 }
 
-/* The last non-empty line of the launcher's output, or "". */
+/* What the launcher said first (usually the cause: "ssh: Could not
+ * resolve hostname ..."), else its last non-empty line, or "". */
 static const char *last_line(bh_hub *h, char *buf, size_t cap)
 {
+    if (h->first[0]) {
+        snprintf(buf, cap, "%s", h->first);
+        return buf;
+    }
     char *end = h->tail + h->tail_len;
     char *start;
 
@@ -138,16 +143,17 @@ int bh_hub_watch(bh_hub *h, uint64_t now)
     if (h->ended_ns && now - h->ended_ns > 2 * SEC) { /* its last data has had time */
         who = missing(h);
         describe_exit(h->launcher_status, how, sizeof(how));
-        bh_hub_fail(h, "failed", "%s %s before every rank reported (%s)%s%s",
-                    h->launcher_pid > 0 ? h->cmd.argv[0] : "the local ranks",
-                    h->launcher_pid > 0 ? how : "ended", who,
-                    *last_line(h, line, sizeof(line)) ? "; its last words: " : "", line);
+        bh_hub_fail(h, "failed", "%s%s%s before every rank reported (%s)%s%s",
+                    h->launcher_pid > 0 ? h->cmd.argv[0] : "the local ranks ended",
+                    h->launcher_pid > 0 ? " exited with " : "", h->launcher_pid > 0 ? how : "",
+                    who,
+                    *last_line(h, line, sizeof(line)) ? "; it said: " : "", line);
         free(who);
     } else if (!h->jobs_sent && now > h->connect_deadline) {
         who = missing(h);
         bh_hub_fail(h, "failed", "not every rank reached bhost at %s within %.0f s (%s)%s%s",
                     h->addr, (double)(h->connect_deadline - h->t_spawn) / 1e9, who,
-                    *last_line(h, line, sizeof(line)) ? "; the launcher's last words: " : "",
+                    *last_line(h, line, sizeof(line)) ? "; the launcher said: " : "",
                     line);
         free(who);
     } else if (h->deadline && now > h->deadline) {

@@ -1,0 +1,21 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# A stand-in for ssh as Open MPI's remote launch agent
+# (--mca plm_rsh_agent PATH): it runs the remote command on this machine,
+# so that a hostfile naming several host aliases exercises mpirun's real
+# multi-node path (one orted per "node", the daemons' wire-up, the rank
+# mapping) on one machine. The alias becomes BHOST_NODE_NAME, which a
+# rank reports as its host. ssh's options are skipped as ssh would read
+# them; the command is run by sh, as ssh's remote shell would.
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -[bcDEeFIiJLlmOopQRSWw]) shift 2 ;;  # options that take a value
+    -*) shift ;;
+    *) break ;;
+  esac
+done
+[ $# -ge 2 ] || { echo "local-agent: usage: local-agent [ssh options] HOST COMMAND..." >&2; exit 255; }
+BHOST_NODE_NAME=$1
+export BHOST_NODE_NAME
+shift
+exec /bin/sh -c "$*"
