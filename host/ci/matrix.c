@@ -246,25 +246,40 @@ static void add_jobs(cJSON *arr, const ctx *c, const bh_config *cfg, const char 
     }
 }
 
-/* The jobs of one config. */
+/* The runner label a config's launcher: asks for (a multi-node runner,
+ * docs/multi-rank.md): the top level's, else the first suite's; NULL. */
+static const char *launcher_label(const bh_config *cfg)
+{
+    if (cfg->defaults.launcher && cfg->defaults.launcher->runner_label)
+        return cfg->defaults.launcher->runner_label;
+    for (size_t i = 0; i < cfg->n_suites; i++)
+        if (cfg->suites[i].settings.launcher && cfg->suites[i].settings.launcher->runner_label)
+            return cfg->suites[i].settings.launcher->runner_label;
+    return NULL;
+}
+
+/* The jobs of one config. A launcher's runner_label is the runner of all
+ * of them: the whole config runs where its ranks can reach their nodes. */
 static void config_jobs(cJSON *arr, const ctx *c, const bh_config *cfg, const char *path)
 {
     const bh_backend_req **split = bh_xcalloc(cfg->n_backends + 1, sizeof(*split));
     const char **names = bh_xcalloc(cfg->n_backends + 2, sizeof(*names));
     size_t n_split = 0;
+    cJSON *label = launcher_label(cfg) ? cJSON_CreateString(launcher_label(cfg)) : NULL;
 
     for (size_t i = 0; i < cfg->n_backends; i++)
         if (cfg->backends[i].required || runner_for(c, cfg->backends[i].name))
             split[n_split++] = &cfg->backends[i];
     if (n_split <= 1) {
         const cJSON *r = n_split ? runner_for(c, split[0]->name) : NULL;
-        job j = {"", NULL, 0, 1, r ? r : c->default_runner};
+        job j = {"", NULL, 0, 1, label ? label : r ? r : c->default_runner};
 
         add_jobs(arr, c, cfg, path, &j);
     } else {
         for (size_t s = 0; s < n_split; s++) {
             const cJSON *r = runner_for(c, split[s]->name);
-            job j = {split[s]->name, names, 0, split[s]->required, r ? r : c->default_runner};
+            job j = {split[s]->name, names, 0, split[s]->required,
+                     label ? label : r ? r : c->default_runner};
 
             if (s == 0) {
                 names[j.n_backends++] = "none"; /* host-only cases */
@@ -283,6 +298,7 @@ static void config_jobs(cJSON *arr, const ctx *c, const bh_config *cfg, const ch
             add_jobs(arr, c, cfg, path, &j);
         }
     }
+    cJSON_Delete(label);
     free(names);
     free(split);
 }

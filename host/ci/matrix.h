@@ -36,7 +36,8 @@ char **bh_matrix_list_configs(const char *dir, size_t *n, bh_error *e);
  * id (unique, safe in file and artifact names), group (id without the
  * shard), name, config (the path), config_name, backend ("" for the whole
  * config), backends (the --backend values), required (false when every
- * backend of the job is optional), runs_on (a label or a list), shard and
+ * backend of the job is optional), runs_on (a label or a list; a config
+ * whose launcher: names a runner_label gets it for every job), shard and
  * shards ("i/N" and N, "" and 1 unsharded), args (the extra `bhost run`
  * arguments as one shell-safe string). Returns 0; BH_MATRIX_BAD_CONFIG
  * with e = the config's own "file:line:col: ..." message; or -1 with e set

@@ -876,6 +876,26 @@ static void test_matrix(void **state)
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetArrayItem(jobs, 5),
                                                             "runs_on")), 2);
     cJSON_Delete(m);
+    /* a launcher's runner_label moves every job of its config there */
+    put_file(dir, "m.yaml", "schema: 1\nname: multi\nbackends:\n  cpu: {required: true}\n"
+                            "  cuda: {required: true}\nsuites:\n  - plugin: x\n"
+                            "    launcher: {kind: mpirun, hosts: [a, b], "
+                            "runner_label: multi-node}\n");
+    {
+        char *one[1];
+        char *path = bh_xasprintf("%s/m.yaml", dir);
+
+        one[0] = path;
+        o = (bh_matrix_opts){NULL, 0, runners, 2, 1};
+        assert_int_equal(bh_matrix_build(one, 1, &o, &m, &e), 0);
+        jobs = cJSON_GetObjectItem(m, "include");
+        assert_int_equal(cJSON_GetArraySize(jobs), 2);
+        assert_string_equal(job_str(cJSON_GetArrayItem(jobs, 0), "runs_on"), "multi-node");
+        assert_string_equal(job_str(cJSON_GetArrayItem(jobs, 1), "runs_on"), "multi-node");
+        cJSON_Delete(m);
+        unlink(path);
+        free(path);
+    }
     /* refusals */
     filters[0] = "nothing*";
     o = (bh_matrix_opts){filters, 1, NULL, 0, 1};
