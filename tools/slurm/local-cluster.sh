@@ -5,16 +5,20 @@
 # site cluster: munged with a fresh key, slurmctld and slurmd (as root), a
 # slurm.conf of its own; nothing under /etc is read or written.
 #
-#   tools/slurm/local-cluster.sh start    configure, start, wait until the
+#   tools/slurm/local-cluster.sh start [--owner PID]
+#                                         configure, start, wait until the
 #                                         node is idle (60 s at most; on a
 #                                         failure the daemons are stopped
-#                                         and the logs kept)
+#                                         and the logs kept); with --owner,
+#                                         stop by itself once PID has ended
 #   tools/slurm/local-cluster.sh status   the daemons and `sinfo`
 #   tools/slurm/local-cluster.sh env      the export line for SLURM_CONF
 #   tools/slurm/local-cluster.sh stop     cancel its jobs, stop the daemons,
 #                                         remove the state folder
 #
-#   BHOST_SLURM_DIR   the state folder (default ${TMPDIR:-/tmp}/bhost-slurm)
+#   BHOST_SLURM_DIR   the state folder (default ${TMPDIR:-/tmp}/bhost-slurm);
+#                     the folders above it must be searchable by all
+#                     (munged checks its socket's path)
 #   BHOST_SLURM_CPUS  CPUs the node offers instead of the machine's (e.g. 4
 #                     on 2 cores, for 4 ranks: oversubscribed, never timed)
 #
@@ -125,7 +129,14 @@ wait_idle() {
   die "$why; logs in $dir"
 }
 
-cmd_start() {
+cmd_start() { # [--owner PID]
+  local owner=""
+  case ${1:-} in
+    "") ;;
+    --owner) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "start --owner: expected a process id, got '${2:-}'"
+             owner=$2 ;;
+    *) echo "local-cluster: start: unknown option '$1' (expected --owner PID)" >&2; exit 2 ;;
+  esac
   require
   if alive slurmctld || alive slurmd || alive munged; then
     die "already running in $dir (stop it first)"
@@ -140,7 +151,17 @@ cmd_start() {
   slurmd -f "$conf" -N localhost </dev/null >>"$dir/start.log" 2>&1 || die "slurmd did not start (see $dir/slurmd.log)"
   wait_idle
   trap - EXIT
+  [ -z "$owner" ] || watch_owner "$owner"
   echo "local-cluster: up in $dir; export SLURM_CONF=$conf"
+}
+
+# Stops the cluster once process $1 has ended, from a process of its own
+# session, so that a caller killed with SIGKILL (a test runner's timeout)
+# leaves no daemons behind.
+watch_owner() {
+  # shellcheck disable=SC2016 # expanded by the inner bash
+  setsid bash -c 'while kill -0 "$1" 2>/dev/null; do sleep 1; done; exec "$2" stop' \
+    watch "$1" "$(readlink -f "$0")" </dev/null >/dev/null 2>&1 &
 }
 
 cmd_status() {
@@ -178,7 +199,7 @@ cmd_stop() {
 }
 
 case ${1:-} in
-  start) cmd_start ;;
+  start) shift; cmd_start "$@" ;;
   stop) cmd_stop ;;
   status) cmd_status ;;
   env) echo "export SLURM_CONF=$conf" ;;
