@@ -6,6 +6,7 @@
  * with -Wpadded -Werror): a changed number is an ABI break, or an append
  * that changes only a sizeof and must be deliberate.
  */
+#include <bhost/ranks.h>
 #include <bhost/sci_kernels.h>
 
 #include "layout_assert.h"
@@ -65,7 +66,25 @@ OFFSET(bhost_kernel_spmv, run, 8);
 OFFSET(bhost_kernel_fft, run, 8);
 OFFSET(bhost_kernel_conv2d, run, 8);
 
+/* bhost/ranks.h (1.2): multi-rank benchmarks. */
+VALUE(BHOST_BENCH_MULTI_RANK, 8);
+SIZE(bhost_rank_info, 320);
+OFFSET(bhost_rank_info, rank, 4);
+OFFSET(bhost_rank_info, size, 8);
+OFFSET(bhost_rank_info, local_rank, 12);
+OFFSET(bhost_rank_info, local_size, 16);
+OFFSET(bhost_rank_info, node, 20);
+OFFSET(bhost_rank_info, nodes, 24);
+OFFSET(bhost_rank_info, reserved, 28);
+OFFSET(bhost_rank_info, host, 32);
+OFFSET(bhost_rank_info, launcher, 288);
+SIZE(bhost_host_ranks, 32);
+OFFSET(bhost_host_ranks, info, 8);
+OFFSET(bhost_host_ranks, allgather, 16);
+OFFSET(bhost_host_ranks, report_digest, 24);
+
 int main(void)
 {
     return 0;
 }
+

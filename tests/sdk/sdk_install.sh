@@ -64,7 +64,7 @@ export PKG_CONFIG_PATH=$(dirname "$pc")
     fail "pkg-config found another bhost-plugin.pc than $pc"
 cmp "$prefix/include/bhost/plugin.h" "$src/plugin-api/include/bhost/plugin.h" ||
     fail "installed include/bhost/plugin.h differs from the source header"
-for h in plugin.hpp accel.h sci_kernels.h backend_helper.h; do
+for h in plugin.hpp accel.h sci_kernels.h ranks.h backend_helper.h; do
     cmp "$prefix/include/bhost/$h" "$src/plugin-api/include/bhost/$h" ||
         fail "installed include/bhost/$h differs from the source header"
 done
