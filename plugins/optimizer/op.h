@@ -237,8 +237,9 @@ bhost_status bh_optim_check_verify(bh_optim_check *c, bh_optim_set *s,
 
 /* Starts MPI unless it runs (BHOST_E_UNSUPPORTED with the reason in a
  * build without MPI, or for several ranks of bhost's local launcher,
- * which starts them without MPI) and holds the launch to the case:
- * MPI_COMM_WORLD
+ * which starts them without MPI; BHOST_E_SKIP when the host started
+ * another number of processes than 'ranks', as check-plugin's one-process
+ * cycle does) and holds the launch to the case: MPI_COMM_WORLD
  * must have 'ranks' processes and agree with the host's rank table when
  * there is one (BHOST_E_INVALID otherwise). Fills *rank, *size.
  * [instance] */

@@ -37,6 +37,12 @@ bhost_status bh_optim_rank_start(bhost_host *h, int64_t ranks, int *rank, int *s
                              "%u ranks need an MPI launcher (mpirun or srun): "
                              "the local launcher starts them without MPI",
                              info.size);
+    if (have_info && info.size != (uint64_t)ranks)
+        return bh_optim_fail(h, BHOST_E_SKIP,
+                             "ranks=%lld but the host started %u process(es) "
+                             "(bhost run starts 'ranks' of them; a single-process "
+                             "cycle cannot run this case)",
+                             (long long)ranks, info.size);
     if (zr_start(rank, size, why, sizeof(why)) != 0)
         return bh_optim_fail(h, BHOST_E_UNSUPPORTED, "%s", why);
     if (*size != ranks)
