@@ -311,7 +311,9 @@ cJSON *bh_merge_shards(cJSON *const *docs, const char *const *names, size_t n, i
         goto out;
     doc = cJSON_CreateObject();
     cJSON_ArrayForEach(it, docs[0]) {
-        static const char *const dropped[] = {"comparison", "roofs", "backend_comparison"};
+        /* scaling: a shard's curves miss the points other shards ran */
+        static const char *const dropped[] = {"comparison", "roofs", "backend_comparison",
+                                              "scaling"};
         int drop = 0;
 
         for (size_t k = 0; k < sizeof(dropped) / sizeof(*dropped); k++)

@@ -46,6 +46,9 @@
  *   regression: {...}                # stored verbatim for the engine
  *   ratios:                          # time of case over reference, with
  *     - {case: A, reference: B}      # an interval (config_ratios.c)
+ *   scaling:                         # speedup and parallel efficiency
+ *     - {axis: threads, mode: strong} # over a numeric param; also in a
+ *                                    # suite (config_scaling.c)
  *   output: [json, markdown, ...]    # stored for the report module
  */
 #ifndef BH_CONFIG_H
@@ -229,6 +232,8 @@ typedef struct bh_config {
                                   section itself; NULL with regression_json */
     bh_ratio_spec *ratios; /* ratios: pairs the report divides */
     size_t n_ratios;
+    struct bh_scaling_spec *scaling; /* scaling: one per suite and axis */
+    size_t n_scaling;
 } bh_config;
 
 /* The built-in defaults: warmup 100ms, sample_time 0 (auto), samples 10,
@@ -305,5 +310,35 @@ int bh_glob_match(const char *pattern, const char *s);
  * to be a likely typo, else NULL. Borrowed from candidates. */
 const char *bh_did_you_mean(const char *word, const char *const *candidates,
                             size_t n);
+
+/* ---- scaling: (config_scaling.c, docs/scaling.md) ---- */
+
+/* What a scaling curve's ideal is: strong (fixed total work, ideal time
+ * T0 p0 / p), weak (work grows with p, ideal time T0) or throughput (the
+ * case's rate, ideal R0 p / p0). */
+typedef enum bh_scaling_mode {
+    BH_SCALING_STRONG = 0,
+    BH_SCALING_WEAK = 1,
+    BH_SCALING_THROUGHPUT = 2
+} bh_scaling_mode;
+
+/* The default min_efficiency: points below it are flagged. */
+#define BH_SCALING_MIN_EFFICIENCY 0.8
+
+/* One scaling axis of one suite: a parameter its params: sweep over
+ * positive numbers. A top-level entry is bound to every suite without a
+ * scaling: of its own whose params sweep the axis. */
+typedef struct bh_scaling_spec {
+    size_t suite;          /* index into the config's suites */
+    char *axis;            /* the parameter */
+    int mode;              /* bh_scaling_mode */
+    char *rate;            /* throughput: "items_per_s", "flop_per_s" or
+                              "bytes_per_s"; NULL: the first the case has */
+    double min_efficiency; /* in (0, 1] */
+    bh_srcpos pos;
+} bh_scaling_spec;
+
+/* "strong", "weak", "throughput" ("?" otherwise); static. */
+const char *bh_scaling_mode_name(int mode);
 
 #endif

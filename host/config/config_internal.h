@@ -131,6 +131,12 @@ int bh_config_load_launcher(bh_settings *s, const bh_ynode *n, const char *where
 int bh_config_load_ratios(bh_config *c, const bh_ynode *list, bh_error *e);
 void bh_config_ratios_free(bh_config *c);
 
+/* ---- config_scaling.c ---- */
+/* Fills c->scaling from the scaling: lists of root (the merged top-level
+ * map) and of its suites; the suites must be loaded. */
+int bh_config_load_scaling(bh_config *c, const bh_ynode *root, bh_error *e);
+void bh_config_scaling_free(bh_config *c);
+
 /* ---- config_command.c ---- */
 /* Checks the command: map cmd of suite node suite (where: "suites[i]")
  * and appends its settings to s->params as one-value axes (name shown in

@@ -10,7 +10,7 @@
 
 static const char *const top_keys[] = {
     "schema",   "name",   "extends",    "plugin_path", "defaults",
-    "backends", "suites", "regression", "output", "ratios", "launcher",
+    "backends", "suites", "regression", "output", "ratios", "launcher", "scaling",
 };
 #define N_TOP_KEYS (sizeof(top_keys) / sizeof(top_keys[0]))
 
@@ -228,7 +228,9 @@ static int build(bh_config *c, const bh_ynode *root, bh_error *e)
                               "suites; may be [])");
     if (bh_config_load_suites(c, v, e) != 0)
         return -1;
-    return bh_config_load_ratios(c, bh_yaml_map_get(root, "ratios"), e);
+    if (bh_config_load_ratios(c, bh_yaml_map_get(root, "ratios"), e) != 0)
+        return -1;
+    return bh_config_load_scaling(c, root, e);
 }
 
 bh_config *bh_config_load(const char *path, bh_error *e)
@@ -276,5 +278,6 @@ void bh_config_free(bh_config *c)
     free(c->regression_json);
     free(c->regression_pos_json);
     bh_config_ratios_free(c);
+    bh_config_scaling_free(c);
     free(c);
 }

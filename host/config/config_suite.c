@@ -12,7 +12,7 @@
 
 static const char *const suite_keys[] = {
     "plugin", "name", "include", "exclude", "backends", "params", "defaults",
-    "expect", "command", "launcher",
+    "expect", "command", "launcher", "scaling",
 };
 #define N_SUITE_KEYS (sizeof(suite_keys) / sizeof(suite_keys[0]))
 

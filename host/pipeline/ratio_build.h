@@ -11,10 +11,6 @@
 #include <cjson/cJSON.h>
 #include <stdint.h>
 
-/* Resamples of the ratio's bootstrap, and its level. */
-#define BH_RATIO_RESAMPLES 10000
-#define BH_RATIO_LEVEL     0.95
-
 /* Adds doc.ratios (one object per cfg->ratios entry, in order; nothing
  * when the config has none). doc.cases[i] is plan->cases[i]; a side named
  * by a suite must resolve to exactly one case of that suite. Each object:

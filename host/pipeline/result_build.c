@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "result_build.h"
 #include "ratio_build.h"
+#include "scaling_build.h"
 #include "result_env.h"
 #include "result_summary.h"
 
@@ -326,5 +327,6 @@ cJSON *bh_result_build(const bh_run_meta *m, const bh_plan *plan,
     bh_variant_speedup_apply(doc);
     bh_roofline_apply(doc);
     bh_ratios_apply(doc, m->cfg, plan, m->seed);
+    bh_scaling_apply(doc, m->cfg, plan, m->seed);
     return doc;
 }

@@ -5,6 +5,7 @@
 #include "bh_mem.h"
 #include "result_view.h"
 #include "report_case.h"
+#include "report_scaling.h"
 #include "report_text.h"
 #include "units.h"
 #include "verdict.h"
@@ -304,6 +305,7 @@ void bh_report_console(FILE *out, const cJSON *doc, const bh_report_console_opts
     print_warnings(out, &view, color);
     bh_report_console_meters(out, doc);
     bh_report_console_ratios(out, doc);
+    bh_report_console_scaling(out, doc);
     print_counts(out, &view);
     if (o && o->verbose)
         bh_report_console_details(out, &view, color);

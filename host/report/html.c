@@ -7,6 +7,7 @@
  * side, history trends, run and system. */
 #include "html.h"
 #include "report_expect.h"
+#include "report_scaling.h"
 
 #include "report_text.h"
 #include "units.h"
@@ -218,6 +219,7 @@ void bh_report_html(const cJSON *doc, const bh_report_ctx *ctx, bh_strbuf *out)
     bh_report_html_summary(out, &view);
     bh_report_html_expect(out, doc);
     bh_report_html_ratios(out, doc);
+    bh_report_html_scaling(out, doc);
     bh_report_html_changes(out, &view);
     bh_report_html_dist(out, &view);
     bh_report_html_roofline(out, &view);

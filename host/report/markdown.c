@@ -13,6 +13,7 @@
 #include "result_view.h"
 #include "report_case.h"
 #include "report_expect.h"
+#include "report_scaling.h"
 #include "report_text.h"
 #include "roofline.h"
 #include "units.h"
@@ -343,6 +344,7 @@ void bh_report_markdown(const cJSON *doc, bh_strbuf *out)
     }
     failures(out, &view);
     bh_report_markdown_expect(doc, out);
+    bh_report_markdown_scaling(doc, out);
     roofline(out, &view);
     full_table(out, &view);
     free(reg);

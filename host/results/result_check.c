@@ -14,8 +14,7 @@ static const char *got(const cJSON *v, char *buf, size_t n)
     if (!v)
         snprintf(buf, n, "nothing");
     else if (cJSON_IsString(v))
-        snprintf(buf, n, "\"%.40s%s\"", v->valuestring,
-                 strlen(v->valuestring) > 40 ? "..." : "");
+        snprintf(buf, n, "\"%.40s%s\"", v->valuestring, strlen(v->valuestring) > 40 ? "..." : "");
     else if (cJSON_IsNumber(v))
         snprintf(buf, n, "%.17g", v->valuedouble);
     else if (cJSON_IsBool(v))
@@ -27,19 +26,17 @@ static const char *got(const cJSON *v, char *buf, size_t n)
     return buf;
 }
 
-/* Sets e to "NAME: PATH: expected WHAT, got ..." and returns -1. */
-static int bad(bh_error *e, const char *name, const char *path, const char *what,
-               const cJSON *v)
+/* See result_check.h. */
+int bh_result_check_fail(bh_error *e, const char *name, const char *path, const char *what,
+                         const cJSON *v)
 {
     char g[96];
 
-    return bh_error_set(e, "%s: %s: expected %s, got %s", name, path, what,
-                        got(v, g, sizeof(g)));
+    return bh_error_set(e, "%s: %s: expected %s, got %s", name, path, what, got(v, g, sizeof(g)));
 }
 
 /* A status string member key of o (required or not) naming a known status. */
-static int check_status(const cJSON *o, int required, const char *name, const char *at,
-                        bh_error *e)
+static int check_status(const cJSON *o, int required, const char *name, const char *at, bh_error *e)
 {
     const cJSON *s = cJSON_GetObjectItemCaseSensitive(o, "status");
     char path[160];
@@ -49,8 +46,9 @@ static int check_status(const cJSON *o, int required, const char *name, const ch
     if (cJSON_IsString(s) && bh_status_parse(s->valuestring) >= 0)
         return 0;
     snprintf(path, sizeof(path), "%s.status", at);
-    return bad(e, name, path,
-               "one of ok, skipped, unsupported, failed, invalid, crashed, timeout, oom", s);
+    return bh_result_check_fail(
+        e, name, path, "one of ok, skipped, unsupported, failed, invalid, crashed, timeout, oom",
+        s);
 }
 
 /* The samples of a run: [iterations, ns] pairs. */
@@ -64,21 +62,21 @@ static int check_samples(const cJSON *samples, const char *name, const char *at,
         return 0;
     snprintf(path, sizeof(path), "%s.samples", at);
     if (!cJSON_IsArray(samples))
-        return bad(e, name, path, "a list of [iterations, ns] pairs", samples);
+        return bh_result_check_fail(e, name, path, "a list of [iterations, ns] pairs", samples);
     cJSON_ArrayForEach(s, samples) {
         const cJSON *it = cJSON_GetArrayItem(s, 0);
         const cJSON *ns = cJSON_GetArrayItem(s, 1);
 
         snprintf(path, sizeof(path), "%s.samples[%zu]", at, k);
         if (!cJSON_IsArray(s) || cJSON_GetArraySize(s) != 2)
-            return bad(e, name, path, "an [iterations, ns] pair", s);
+            return bh_result_check_fail(e, name, path, "an [iterations, ns] pair", s);
         snprintf(path, sizeof(path), "%s.samples[%zu][0]", at, k);
         if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble) || it->valuedouble < 1 ||
             it->valuedouble != floor(it->valuedouble))
-            return bad(e, name, path, "a whole number of iterations >= 1", it);
+            return bh_result_check_fail(e, name, path, "a whole number of iterations >= 1", it);
         snprintf(path, sizeof(path), "%s.samples[%zu][1]", at, k);
         if (!cJSON_IsNumber(ns) || !isfinite(ns->valuedouble) || ns->valuedouble < 0)
-            return bad(e, name, path, "a non-negative number of nanoseconds", ns);
+            return bh_result_check_fail(e, name, path, "a non-negative number of nanoseconds", ns);
         k++;
     }
     return 0;
@@ -89,7 +87,7 @@ static int check_value(const cJSON *v, const char *name, const char *path, bh_er
 {
     if (cJSON_IsNumber(v) || cJSON_IsNull(v))
         return 0;
-    return bad(e, name, path, "a number or null", v);
+    return bh_result_check_fail(e, name, path, "a number or null", v);
 }
 
 /* The metrics a run reported: objects whose "value" is a number or null. */
@@ -103,11 +101,11 @@ static int check_run_metrics(const cJSON *m, const char *name, const char *at, b
         return 0;
     snprintf(path, sizeof(path), "%s.metrics", at);
     if (!cJSON_IsArray(m))
-        return bad(e, name, path, "a list of metrics", m);
+        return bh_result_check_fail(e, name, path, "a list of metrics", m);
     cJSON_ArrayForEach(it, m) {
         snprintf(path, sizeof(path), "%s.metrics[%zu].value", at, k++);
         if (!cJSON_IsObject(it))
-            return bad(e, name, path, "a number or null in a metric object", it);
+            return bh_result_check_fail(e, name, path, "a number or null in a metric object", it);
         if (check_value(cJSON_GetObjectItemCaseSensitive(it, "value"), name, path, e) != 0)
             return -1;
     }
@@ -124,7 +122,7 @@ static int check_case_metrics(const cJSON *m, const char *name, const char *at, 
         return 0;
     snprintf(path, sizeof(path), "%s.metrics", at);
     if (!cJSON_IsObject(m))
-        return bad(e, name, path, "a map of metric name -> {values}", m);
+        return bh_result_check_fail(e, name, path, "a map of metric name -> {values}", m);
     cJSON_ArrayForEach(it, m) {
         const cJSON *vals = cJSON_GetObjectItemCaseSensitive(it, "values");
         const cJSON *v;
@@ -132,7 +130,8 @@ static int check_case_metrics(const cJSON *m, const char *name, const char *at, 
 
         snprintf(path, sizeof(path), "%s.metrics.%.100s.values", at, it->string);
         if (!cJSON_IsObject(it) || (vals && !cJSON_IsArray(vals)))
-            return bad(e, name, path, "a list of numbers", cJSON_IsObject(it) ? vals : it);
+            return bh_result_check_fail(e, name, path, "a list of numbers",
+                                        cJSON_IsObject(it) ? vals : it);
         cJSON_ArrayForEach(v, vals) {
             snprintf(path, sizeof(path), "%s.metrics.%.100s.values[%zu]", at, it->string, k++);
             if (check_value(v, name, path, e) != 0)
@@ -157,12 +156,12 @@ int bh_result_check_case(const cJSON *c, size_t i, const char *name, bh_error *e
         return 0;
     if (!cJSON_IsArray(runs)) {
         snprintf(run_at, sizeof(run_at), "%s.runs", at);
-        return bad(e, name, run_at, "a list of runs", runs);
+        return bh_result_check_fail(e, name, run_at, "a list of runs", runs);
     }
     cJSON_ArrayForEach(r, runs) {
         snprintf(run_at, sizeof(run_at), "%s.runs[%zu]", at, k++);
         if (!cJSON_IsObject(r))
-            return bad(e, name, run_at, "a run object", r);
+            return bh_result_check_fail(e, name, run_at, "a run object", r);
         if (check_status(r, 0, name, run_at, e) != 0 ||
             check_samples(cJSON_GetObjectItemCaseSensitive(r, "samples"), name, run_at, e) != 0 ||
             check_run_metrics(cJSON_GetObjectItemCaseSensitive(r, "metrics"), name, run_at, e) != 0)

@@ -19,4 +19,16 @@
  * got ...". */
 int bh_result_check_case(const cJSON *c, size_t i, const char *name, bh_error *e);
 
+/* Sets e to "NAME: PATH: expected WHAT, got ..." (what v holds, briefly)
+ * and returns -1. */
+int bh_result_check_fail(bh_error *e, const char *name, const char *path, const char *what,
+                         const cJSON *v);
+
+/* Checks the document's "scaling" list when present (scaling_check.c,
+ * docs/results-schema.md): objects with string axis and name, a known
+ * mode, min_efficiency in (0, 1], points whose value is a positive number,
+ * whose figures are numbers or null and whose below_threshold agrees with
+ * efficiency < min_efficiency. 0, or -1 with e naming the field. */
+int bh_result_check_scaling(const cJSON *doc, const char *name, bh_error *e);
+
 #endif

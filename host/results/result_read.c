@@ -135,6 +135,8 @@ int bh_result_validate(const cJSON *doc, const char *name, bh_error *e)
             return -1;
         i++;
     }
+    if (bh_result_check_scaling(doc, name, e) != 0)
+        return -1;
     dup = first_duplicate(cases, i);
     if (dup != SIZE_MAX)
         return bh_error_set(
