@@ -53,6 +53,7 @@ static const char css[] =
     ".card{border:1px solid var(--bd);border-radius:6px;padding:6px 8px}"
     ".card h3{margin:2px 0;font-size:12px;word-break:break-all}"
     "svg{display:block;margin:4px 0 10px}"
+    ".charts{display:flex;flex-wrap:wrap;column-gap:24px}"
     "svg text{font-family:system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;"
     "font-size:11px;fill:#1d2330}"
     "svg .m{fill:#5f6b7a}svg .c{font-family:ui-monospace,Menlo,Consolas,monospace}"

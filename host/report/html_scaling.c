@@ -55,7 +55,7 @@ static void axes(const cJSON *c, const chart_kind *k, bh_svg_axis *x, bh_svg_axi
     x->p0 = LEFT + 12;
     x->p1 = CHART_W - RIGHT - 12;
     y->d0 = 0;
-    y->d1 = bh_svg_nice_ceil(top * 1.05, 1);
+    y->d1 = k->efficiency && top * 1.05 <= 1.2 ? 1.2 : bh_svg_nice_ceil(top * 1.05, 1);
     y->p0 = CHART_H - BOTTOM;
     y->p1 = TOP;
 }
@@ -83,7 +83,7 @@ static void frame(bh_strbuf *b, const cJSON *c, const chart_kind *k, const bh_sv
     }
     bh_svg_text(b, (LEFT + CHART_W - RIGHT) / 2, CHART_H - 6, "middle", "tick",
                 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "axis")));
-    bh_svg_text(b, 4, TOP - 2, "start", "tick", k->label);
+    bh_svg_text(b, 4, 11, "start", "tick", k->label);
 }
 
 /* The reference line: the threshold (efficiency) or the ideal. */
@@ -154,7 +154,7 @@ static void mark(bh_strbuf *b, const cJSON *p, const chart_kind *k, const bh_svg
         snprintf(tip, sizeof(tip), "%g: gap (%s)", num(p, "value"), st ? st : "no time");
         bh_strbuf_printf(b,
                          "<text class=\"gap\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
-                         "fill=\"#c62828\">&#215;",
+                         "style=\"fill:#c62828\">&#215;",
                          px, y->p0 - 3);
         bh_svg_title(b, tip);
         bh_strbuf_puts(b, "</text>");
@@ -240,8 +240,10 @@ void bh_report_html_scaling(bh_strbuf *out, const cJSON *doc)
         bh_html_esc(out, title);
         bh_strbuf_puts(out, "</h3>\n");
         if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(c, "points")) > 0) {
+            bh_strbuf_puts(out, "<div class=\"charts\">");
             chart(out, c, &speedup, title);
             chart(out, c, &efficiency, title);
+            bh_strbuf_puts(out, "</div>");
         }
         bh_strbuf_puts(out, "\n");
         table(out, c);
