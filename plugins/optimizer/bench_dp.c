@@ -20,7 +20,8 @@
  * Counting: items_per_iter = parameters updated (each rank updates all);
  * bytes_per_iter = the step's memory traffic (op.h), not the network's.
  * Work profile: read-write, f32, the pool's threads, the set's arrays
- * plus the rank's gradient.
+ * (which hold no gradients: cfg.grad_external) plus the rank's two
+ * gradient buffers.
  */
 #include "op.h"
 
@@ -40,9 +41,8 @@ typedef struct dp_inst {
     opt_pool *pool;
     size_t *sizes, count;
     uint64_t total;
-    void *local;           /* this rank's gradient, contiguous */
-    void *reduced;         /* the summed gradient the step reads, contiguous */
-    const void **own_grad; /* the set's own gradient buffers, restored at the end */
+    void *local;   /* this rank's gradient, contiguous */
+    void *reduced; /* the summed gradient the step reads, contiguous */
     opt_sched sched;
     bh_optim_set set;
     bh_optim_check check;
@@ -97,6 +97,7 @@ static bhost_status BHOST_ABI dp_create(bhost_host *h, const bhost_backend *be, 
         d->count = 1;
     }
     d->cfg.grad_div = (double)d->size;
+    d->cfg.grad_external = 1;
     *inst = d;
     return BHOST_OK;
 }
@@ -116,7 +117,8 @@ static double grad_of(const dp_inst *d, uint64_t seed, int r, uint64_t i)
 }
 
 /* Allocates the rank's gradient and the reduced one, fills the first and
- * points the set's tensors at the second. */
+ * points the set's tensors (which have no gradients of their own) at the
+ * second. */
 static bhost_status wire_gradients(dp_inst *d)
 {
     opt_group *g = d->set.g;
@@ -125,16 +127,13 @@ static bhost_status wire_gradients(dp_inst *d)
 
     d->local = bh_optim_alloc(d->h, d->total * es);
     d->reduced = bh_optim_alloc(d->h, d->total * es);
-    d->own_grad = calloc(g->count, sizeof(void *));
-    if (d->local == NULL || d->reduced == NULL || d->own_grad == NULL)
+    if (d->local == NULL || d->reduced == NULL)
         return bh_optim_fail(d->h, BHOST_E_NOMEM, "out of memory (gradients)");
     for (uint64_t i = 0; i < d->total; i++)
         opt_store(d->local, d->cfg.grad_dtype, i, grad_of(d, seed, d->rank, i));
     memcpy(d->reduced, d->local, d->total * es);
-    for (size_t k = 0; k < g->count; k++) {
-        d->own_grad[k] = g->grad[k];
+    for (size_t k = 0; k < g->count; k++)
         g->grad[k] = (char *)d->reduced + g->offset[k] * es;
-    }
     return BHOST_OK;
 }
 
@@ -268,7 +267,7 @@ static bhost_status BHOST_ABI dp_verify(void *inst)
     return bh_optim_rank_digest(d->h, digest);
 }
 
-/* Gives the set its own gradients back and frees everything. [instance] */
+/* Unhooks the gradients from the set and frees everything. [instance] */
 static void BHOST_ABI dp_destroy(void *inst)
 {
     dp_inst *d = inst;
@@ -276,16 +275,14 @@ static void BHOST_ABI dp_destroy(void *inst)
     if (d->have_check)
         bh_optim_check_fini(&d->check, d->h);
     if (d->have_set) {
-        for (size_t k = 0; d->own_grad != NULL && k < d->set.g->count; k++)
-            if (d->own_grad[k] != NULL)
-                d->set.g->grad[k] = d->own_grad[k];
+        for (size_t k = 0; k < d->set.g->count; k++)
+            d->set.g->grad[k] = NULL;
         bh_optim_set_fini(&d->set);
     }
     if (d->local != NULL)
         bh_optim_free(d->h, d->local);
     if (d->reduced != NULL)
         bh_optim_free(d->h, d->reduced);
-    free((void *)d->own_grad);
     opt_pool_destroy(d->pool);
     free(d->sizes);
     free(d);

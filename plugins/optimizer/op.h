@@ -91,6 +91,9 @@ typedef struct bh_optim_cfg {
     uint64_t tensors;       /* model = none: equal tensors to split into */
     double grad_div;        /* the step divides the gradients by this: 1, or
                              * the ranks whose gradients were summed */
+    int grad_external;      /* the caller points the group's gradients at
+                             * buffers of its own (and clears them before
+                             * bh_optim_set_fini): the set allocates none */
 } bh_optim_cfg;
 
 /* The parameter descriptors every optimizer-step case declares, as

@@ -29,7 +29,7 @@ static size_t elem_bytes(const bh_optim_set *s, int st)
 
     switch (st) {
     case S_GRAD:
-        return opt_dtype_size(c->grad_dtype);
+        return c->grad_external ? 0 : opt_dtype_size(c->grad_dtype);
     case S_PARAM:
         return c->dtype == OPT_F32 ? 0 : opt_dtype_size(c->dtype);
     case S_MICRO:
@@ -102,7 +102,8 @@ static void fill_task(void *arg, unsigned tid, unsigned nthreads)
         g->master[x->k][i] = p;
         if (c->dtype != OPT_F32)
             opt_store(g->param[x->k], c->dtype, i, p);
-        opt_store(grad, c->dtype, i, bh_optim_uniform(x->seed, 2, gi, -gs, gs));
+        if (grad != NULL)
+            opt_store(grad, c->dtype, i, bh_optim_uniform(x->seed, 2, gi, -gs, gs));
         if (c->accumulation > 1)
             s->acc[x->k][i] = 0;
         for (int q = 0; q < 3; q++)
