@@ -46,10 +46,17 @@ suites:
 YAML
 expect=1
 if [ "$with_mpi" = yes ]; then
-  cat >>"$t/cfg.yaml" <<'YAML'
+  # Under -Db_sanitize=address, LeakSanitizer would fail the MPI ranks'
+  # exit on what Open MPI and PMIx never free (as the collectives' own
+  # mpirun tests say); the host and fx_ranks' ranks stay leak-checked.
+  cat >>"$t/cfg.yaml" <<YAML
   - plugin: collectives
     include: [allreduce]
     params: {ranks: [2], bytes: [4KiB]}
+    launcher:
+      kind: srun
+      probe_timeout: 60s
+      env: {ASAN_OPTIONS: "${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"}
 YAML
   expect=2
 fi
