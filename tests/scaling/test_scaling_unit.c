@@ -174,35 +174,11 @@ static cJSON *mk_case(const char *id, double threads, double n, const double *ti
 
 /* A document and a plan of its cases, all in suite 0. */
 typedef struct fixture {
+    bh_config *cfg;
     cJSON *doc;
     bh_plan plan;
     bh_case cases[8];
 } fixture;
-
-static void add(fixture *fx, cJSON *c)
-{
-    cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(fx->doc, "cases"), c);
-    fx->cases[fx->plan.n].suite = 0;
-    fx->plan.n++;
-}
-
-static void fx_init(fixture *fx)
-{
-    memset(fx, 0, sizeof(*fx));
-    fx->doc = cJSON_CreateObject();
-    cJSON_AddStringToObject(fx->doc, "schema", "bhost.result/1");
-    cJSON_AddObjectToObject(fx->doc, "run");
-    cJSON_AddArrayToObject(fx->doc, "cases");
-    fx->plan.cases = fx->cases;
-}
-
-static double num(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-    assert_non_null(v);
-    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
 
 /* Loads a one-suite config with the given scaling: entry. */
 static bh_config *one_suite(const char *entry)
@@ -219,6 +195,48 @@ static bh_config *one_suite(const char *entry)
     if (!c)
         fail_msg("%s", e.msg);
     return c;
+}
+
+static void add(fixture *fx, cJSON *c)
+{
+    cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(fx->doc, "cases"), c);
+    fx->cases[fx->plan.n].suite = 0;
+    fx->plan.n++;
+}
+
+/* An empty document and plan, and the config of one_suite(entry). */
+static void fx_init(fixture *fx, const char *entry)
+{
+    memset(fx, 0, sizeof(*fx));
+    fx->cfg = one_suite(entry);
+    fx->doc = cJSON_CreateObject();
+    cJSON_AddStringToObject(fx->doc, "schema", "bhost.result/1");
+    cJSON_AddObjectToObject(fx->doc, "run");
+    cJSON_AddArrayToObject(fx->doc, "cases");
+    fx->plan.cases = fx->cases;
+}
+
+static void fx_free(fixture *fx)
+{
+    cJSON_Delete(fx->doc);
+    bh_config_free(fx->cfg);
+}
+
+/* The points of curve k of the document after bh_scaling_apply. */
+static const cJSON *points_of(const fixture *fx, int k)
+{
+    const cJSON *c = cJSON_GetArrayItem(cJSON_GetObjectItem(fx->doc, "scaling"), k);
+
+    assert_non_null(c);
+    return cJSON_GetObjectItem(c, "points");
+}
+
+static double num(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+    assert_non_null(v);
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }
 
 /* Checks every point with a figure of curve c against the document's
@@ -252,18 +270,17 @@ static void test_strong_with_gap(void **state)
 {
     static const double t1[] = {1000, 1010, 990, 0}, t2[] = {520, 530, 510, 0},
                         t4[] = {400, 410, 390, 0};
-    bh_config *cfg = one_suite("{axis: threads, min_efficiency: 0.7}");
     const cJSON *c, *pts;
     fixture fx;
     bh_error e;
 
     (void)state;
-    fx_init(&fx);
+    fx_init(&fx, "{axis: threads, min_efficiency: 0.7}");
     add(&fx, mk_case("selftest/spin[threads=4]", 4, 1, t4, 0, 0));
     add(&fx, mk_case("selftest/spin[threads=1]", 1, 1, t1, 0, 0));
     add(&fx, mk_case("selftest/spin[threads=8]", 8, 1, NULL, 0, 1));
     add(&fx, mk_case("selftest/spin[threads=2]", 2, 1, t2, 0, 0));
-    bh_scaling_apply(fx.doc, cfg, &fx.plan, 42);
+    bh_scaling_apply(fx.doc, fx.cfg, &fx.plan, 42);
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(fx.doc, "scaling")), 1);
     c = cJSON_GetArrayItem(cJSON_GetObjectItem(fx.doc, "scaling"), 0);
     assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(c, "name")), "selftest/spin");
@@ -290,25 +307,23 @@ static void test_strong_with_gap(void **state)
     assert_int_equal(bh_result_validate(fx.doc, "doc.json", &e), -1);
     assert_non_null(strstr(e.msg, "doc.json: scaling[0].points[2].below_threshold: expected "
                                   "efficiency < min_efficiency, got false"));
-    cJSON_Delete(fx.doc);
-    bh_config_free(cfg);
+    fx_free(&fx);
 }
 
 static void test_weak_and_base_failed(void **state)
 {
     static const double t2[] = {100, 100, 100, 0}, t4[] = {125, 125, 125, 0};
-    bh_config *cfg = one_suite("{axis: threads, mode: weak}");
     const cJSON *c, *pts;
     fixture fx;
 
     (void)state;
-    fx_init(&fx);
+    fx_init(&fx, "{axis: threads, mode: weak}");
     add(&fx, mk_case("selftest/spin[threads=1]", 1, 1, NULL, 0, 1));
     add(&fx, mk_case("selftest/spin[threads=2]", 2, 1, t2, 0, 0));
     add(&fx, mk_case("selftest/spin[threads=4]", 4, 1, t4, 0, 0));
-    bh_scaling_apply(fx.doc, cfg, &fx.plan, 7);
+    bh_scaling_apply(fx.doc, fx.cfg, &fx.plan, 7);
     c = cJSON_GetArrayItem(cJSON_GetObjectItem(fx.doc, "scaling"), 0);
-    pts = cJSON_GetObjectItem(c, "points");
+    pts = points_of(&fx, 0);
     assert_true(num(c, "base") == 2); /* the smallest point with a time */
     assert_true(isnan(num(cJSON_GetArrayItem(pts, 0), "efficiency")));
     assert_true(num(cJSON_GetArrayItem(pts, 0), "ideal_speedup") == 0.5);
@@ -316,24 +331,22 @@ static void test_weak_and_base_failed(void **state)
     assert_true(fabs(num(cJSON_GetArrayItem(pts, 2), "efficiency") - 0.8) < 1e-12);
     assert_true(fabs(num(cJSON_GetArrayItem(pts, 2), "speedup") - 1.6) < 1e-12);
     assert_true(cJSON_IsFalse(cJSON_GetObjectItem(cJSON_GetArrayItem(pts, 2), "below_threshold")));
-    cJSON_Delete(fx.doc);
-    bh_config_free(cfg);
+    fx_free(&fx);
 }
 
 static void test_throughput_two_curves(void **state)
 {
     static const double t[] = {1000, 1000, 1000, 0}, t2[] = {1500, 1500, 1500, 0};
-    bh_config *cfg = one_suite("{axis: threads, mode: throughput}");
     const cJSON *list, *c;
     fixture fx;
 
     (void)state;
-    fx_init(&fx);
+    fx_init(&fx, "{axis: threads, mode: throughput}");
     add(&fx, mk_case("selftest/spin[threads=1,n=1]", 1, 1, t, 100, 0));
     add(&fx, mk_case("selftest/spin[threads=1,n=2]", 1, 2, t, 100, 0));
     add(&fx, mk_case("selftest/spin[threads=2,n=1]", 2, 1, t2, 300, 0));
     add(&fx, mk_case("selftest/spin[threads=2,n=2]", 2, 2, NULL, 0, 1));
-    bh_scaling_apply(fx.doc, cfg, &fx.plan, 9);
+    bh_scaling_apply(fx.doc, fx.cfg, &fx.plan, 9);
     list = cJSON_GetObjectItem(fx.doc, "scaling");
     assert_int_equal(cJSON_GetArraySize(list), 2); /* n=1 and n=2 */
     c = cJSON_GetArrayItem(list, 0);
@@ -345,17 +358,15 @@ static void test_throughput_two_curves(void **state)
     assert_true(fabs(num(c, "rate") / 2e8 - 1) < 1e-12);
     assert_true(fabs(num(c, "efficiency") - 1) < 1e-12);
     c = cJSON_GetArrayItem(list, 1);
-    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(c, "points")), 2);
-    assert_true(isnan(num(cJSON_GetArrayItem(cJSON_GetObjectItem(c, "points"), 1), "speedup")));
-    cJSON_Delete(fx.doc);
-    bh_config_free(cfg);
+    assert_int_equal(cJSON_GetArraySize(points_of(&fx, 1)), 2);
+    assert_true(isnan(num(cJSON_GetArrayItem(points_of(&fx, 1), 1), "speedup")));
+    fx_free(&fx);
 }
 
 /* Everything the report sections need from one curve with a gap. */
 static void test_single_point_and_reports(void **state)
 {
     static const double t[] = {1000, 1010, 0}, t2[] = {900, 910, 0};
-    bh_config *cfg = one_suite("{axis: threads, min_efficiency: 0.9}");
     const cJSON *c;
     bh_strbuf b = BH_STRBUF_INIT;
     char *text = NULL;
@@ -364,19 +375,16 @@ static void test_single_point_and_reports(void **state)
     fixture fx;
 
     (void)state;
-    fx_init(&fx);
+    fx_init(&fx, "{axis: threads, min_efficiency: 0.9}");
     add(&fx, mk_case("selftest/spin[threads=1]", 1, 1, t, 0, 0));
-    bh_scaling_apply(fx.doc, cfg, &fx.plan, 3);
-    c = cJSON_GetArrayItem(
-        cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(fx.doc, "scaling"), 0),
-                            "points"),
-        0);
+    bh_scaling_apply(fx.doc, fx.cfg, &fx.plan, 3);
+    c = cJSON_GetArrayItem(points_of(&fx, 0), 0);
     assert_true(num(c, "speedup") == 1 && num(c, "efficiency") == 1);
     assert_true(num(c, "efficiency_lo") == 1 && num(c, "efficiency_hi") == 1);
     cJSON_DeleteItemFromObject(fx.doc, "scaling");
     add(&fx, mk_case("selftest/spin[threads=2]", 2, 1, t2, 0, 0));
     add(&fx, mk_case("selftest/spin[threads=4]", 4, 1, NULL, 0, 1));
-    bh_scaling_apply(fx.doc, cfg, &fx.plan, 3);
+    bh_scaling_apply(fx.doc, fx.cfg, &fx.plan, 3);
     mem = open_memstream(&text, &len);
     bh_report_console_scaling(mem, fx.doc);
     fclose(mem);
@@ -396,8 +404,7 @@ static void test_single_point_and_reports(void **state)
     assert_non_null(strstr(b.data, "class=\"gap\""));
     assert_null(strstr(b.data, "<script"));
     bh_strbuf_free(&b);
-    cJSON_Delete(fx.doc);
-    bh_config_free(cfg);
+    fx_free(&fx);
 }
 
 int main(void)
