@@ -151,22 +151,27 @@ static void report_times(mpi_inst *m)
                              bytes[k] * steps / w[k]);
 }
 
-/* Every rank checks the last step; digest, times and volume. [instance] */
+/* Every rank checks the last step; digest, times and volume. Both
+ * collectives (the check's and the times') run on every rank before any
+ * rank returns a failure, so no rank waits on one that gave up.
+ * [instance] */
 static bhost_status BHOST_ABI mpi_verify(void *inst)
 {
     mpi_inst *m = inst;
     const zr_times *t;
     char why[256];
     double steps, pad;
+    int bad;
 
     if (m->z == NULL)
         return bh_optim_fail(m->h, BHOST_E_VERIFY, "zero.mpi: verify before setup");
-    if (zr_verify(m->z, why, sizeof(why)) != 0)
+    bad = zr_verify(m->z, why, sizeof(why)) != 0;
+    report_times(m);
+    if (bad)
         return bh_optim_fail(m->h, BHOST_E_VERIFY, "zero.mpi: rank %d: %s", m->rank, why);
     t = zr_timed(m->z);
     steps = t->steps > 0 ? (double)t->steps : 1;
     pad = (double)(zr_plan(m->z)->shard * (uint64_t)m->size - m->cfg.params);
-    report_times(m);
     bh_optim_rank_volume(
         m->h, zr_counted(m->z)->bytes / steps,
         zr_expected_bytes(m->cfg.stage, (unsigned)m->size, m->cfg.params, zr_wire_bytes(m->z)),

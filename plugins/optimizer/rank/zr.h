@@ -98,7 +98,8 @@ int zr_run(zr_ctx *z, uint64_t steps);
  * gradients (f32 1e-6, bf16 ranks x 2^-8, relative to the sum of |g|),
  * the update against opt_ref_step in double (4e-6 relative, as the
  * plugin's verify), and its all-gathered parameters against the owners'.
- * Collective. 0, or -1 with the first mismatch in why. */
+ * Collective (every rank makes the same MPI call whatever it finds).
+ * 0, or -1 with the first mismatch in why. */
 int zr_verify(zr_ctx *z, char *why, size_t cap);
 /* Digest of the full parameters this rank holds (after the all-gather). */
 uint64_t zr_params_digest(const zr_ctx *z);
