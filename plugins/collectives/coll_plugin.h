@@ -40,6 +40,7 @@ extern const char *const coll_memory_names[];
 typedef struct coll_times {
     uint64_t calls;
     double ns_per_iter[COLL_TIMES]; /* call i at i % COLL_TIMES */
+    uint64_t iterations[COLL_TIMES];
 } coll_times;
 
 typedef struct coll_inst {
@@ -66,10 +67,11 @@ bhost_status BHOST_ABI coll_profile(void *inst, bhost_work_profile *out);
 /* Adds one run() call of `iterations` that took ns to t. */
 void coll_times_add(coll_times *t, uint64_t iterations, uint64_t ns);
 
-/* The time per iteration of this case: for each of the last calls the
- * maximum over ranks (exchanged through the host's ranks extension when
- * there is more than one rank), then the median over the calls; 0 when
- * no call was timed. BHOST_OK or the host's status. [verify] */
+/* The time per iteration of this case: for each of the last calls made
+ * with the last call's iteration count (the host's calibrated samples,
+ * not its calibration calls) the maximum over ranks (exchanged through
+ * the host's ranks extension when there is more than one rank), then the
+ * median over those calls; 0 when no call was timed. BHOST_OK or the host's status. [verify] */
 bhost_status coll_times_median(bhost_host *h, const coll_times *t, unsigned nranks, double *ns);
 
 /* Reports algbw, busbw (GB/s), their factor and S, and for p2p.latency

@@ -2,7 +2,8 @@
 /*
  * coll_timing.c -- the time per iteration behind the algbw and busbw
  * metrics, taken as the host takes a multi-rank sample (the maximum over
- * ranks of each call) and the median over the last calls, and the
+ * ranks of each call) and the median over the last calls made with the
+ * calibrated iteration count, and the
  * metrics themselves (contracts in coll_plugin.h). The case's own time
  * and throughput are the host's; these metrics restate that time in
  * nccl-tests' and the OSU benchmarks' terms.
@@ -16,6 +17,7 @@ void coll_times_add(coll_times *t, uint64_t iterations, uint64_t ns)
     if (iterations == 0)
         return;
     t->ns_per_iter[t->calls % COLL_TIMES] = (double)ns / (double)iterations;
+    t->iterations[t->calls % COLL_TIMES] = iterations;
     t->calls++;
 }
 
@@ -42,21 +44,27 @@ bhost_status coll_times_median(bhost_host *h, const coll_times *t, unsigned nran
     unsigned n = rx != NULL && nranks > 1 ? nranks : 1;
     coll_times *all = bh_coll_api->alloc(h, (uint64_t)n * sizeof(*all), 0);
     double worst[COLL_TIMES];
-    uint64_t calls = t->calls < COLL_TIMES ? t->calls : COLL_TIMES;
+    uint64_t calls = t->calls < COLL_TIMES ? t->calls : COLL_TIMES, last = 0;
+    size_t kept = 0;
     bhost_status st;
 
     *ns = 0;
     if (all == NULL)
         return coll_fail(h, BHOST_E_NOMEM, "no memory for %u ranks' times", n);
     st = gather(h, rx, t, n, all);
+    if (t->calls > 0)
+        last = t->iterations[(t->calls - 1) % COLL_TIMES];
     for (uint64_t i = 0; st == BHOST_OK && i < calls; i++) {
-        worst[i] = all[0].ns_per_iter[i];
+        if (t->iterations[i] != last)
+            continue; /* a calibration call */
+        worst[kept] = all[0].ns_per_iter[i];
         for (unsigned r = 1; r < n; r++)
-            if (all[r].ns_per_iter[i] > worst[i])
-                worst[i] = all[r].ns_per_iter[i];
+            if (all[r].ns_per_iter[i] > worst[kept])
+                worst[kept] = all[r].ns_per_iter[i];
+        kept++;
     }
-    if (st == BHOST_OK && calls > 0)
-        *ns = bh_median_sort(worst, (size_t)calls);
+    if (st == BHOST_OK && kept > 0)
+        *ns = bh_median_sort(worst, kept);
     bh_coll_api->free(h, all);
     return st;
 }
