@@ -6,7 +6,8 @@
 # collectives' allreduce, whose ranks get rank and size from slurmstepd's
 # PMIx), checks that every case is ok, that each run records the srun
 # launcher and 2 ok ranks, and that Slurm ran a 2-task bhost-worker job;
-# stops the cluster on every exit. Skipped (77) only when Slurm is not
+# then a rank that crashes, hangs or exits early: the case's status names
+# it and no rank or Slurm job is left. Stops the cluster on every exit. Skipped (77) only when Slurm is not
 # installed or we are not root.
 #   srun_launcher.sh SOURCE_ROOT BHOST WITH_MPI(yes|no)
 set -euo pipefail
@@ -83,4 +84,51 @@ PY
 jobs=$(scontrol show job -o) || fail "scontrol show job failed"
 n=$(grep 'JobState=COMPLETED' <<<"$jobs" | grep ' NumTasks=2 ' | grep -c 'Command=[^ ]*bhost-worker') || true
 [ "$n" -ge "$expect" ] || fail "Slurm ran $n completed 2-task bhost-worker jobs, expected $expect: $jobs"
-echo "srun_launcher: $expect case(s) ok on 2 ranks, $n 2-task Slurm job(s)"
+
+# A rank that crashes, hangs or exits early under srun: the case's status
+# names rank 1, and afterwards no rank process and no Slurm job is left.
+cat >"$t/faults.yaml" <<'YAML'
+schema: 1
+name: ranks_slurm_faults
+defaults: {warmup: 10ms, sample_time: 2ms, samples: 3, runs: 1, timeout: 12s}
+launcher: {kind: srun, probe_timeout: 60s}
+suites:
+  - plugin: fx_ranks
+    include: [spin]
+    params: {ranks: [2], fault: [crash, hang, exit]}
+YAML
+rc=0
+"$bhost" run "$t/faults.yaml" --out "$t/f.json" --no-store || rc=$?
+[ "$rc" -eq 1 ] || fail "bhost run of the faulty ranks exited $rc, expected 1"
+python3 - "$t/f.json" <<'PY' || fail "the faulty ranks' statuses (above)"
+import json, os, sys
+want = {"crash": "crashed", "hang": "timeout", "exit": "crashed"}
+pids = []
+for c in json.load(open(sys.argv[1]))["cases"]:
+    fault = c["id"].split("fault=")[1].rstrip("]")
+    r = c["runs"][0]
+    msg = r.get("message", "")
+    assert c["status"] == want[fault], f"{c['id']}: {c['status']}, expected {want[fault]}: {msg}"
+    assert "rank 1" in msg, f"{c['id']}: message {msg!r} does not name rank 1"
+    assert (r.get("ranks") or {}).get("launcher") == "srun", f"{c['id']}: not launched by srun"
+    pids += [p["pid"] for p in r["ranks"]["per_rank"] if p.get("pid")]
+    want.pop(fault)
+assert not want, f"no case for {sorted(want)}"
+left = []
+for p in pids:
+    try:
+        os.kill(p, 0)
+        left.append(p)
+    except ProcessLookupError:
+        pass
+assert not left, f"rank processes still alive: {left}"
+print(f"faults: crash, hang and exit on rank 1 named; {len(pids)} rank processes all gone")
+PY
+# A killed step's job may stay COMPLETING for a few seconds: 30 s at most.
+for _ in $(seq 1 60); do
+  jobs=$(squeue -h -o '%i %T') || fail "squeue failed"
+  [ -n "$jobs" ] || break
+  sleep 0.5
+done
+[ -z "$jobs" ] || fail "Slurm jobs left 30 s after the faulty ranks' cases: $jobs"
+echo "srun_launcher: $expect case(s) ok on 2 ranks, $n 2-task Slurm job(s); faults ended every rank"
