@@ -228,6 +228,25 @@ static int lifecycle(cycle *c)
     return check_work(c);
 }
 
+/* A multi-rank benchmark's cycle runs in this one process: its "ranks"
+ * parameter is set to 1 (rank 0 of 1, as the host's rank extension says
+ * here). 0, or -1 when the parameter's range excludes 1. */
+static int one_rank(const bhost_bench_desc *d, cJSON *params)
+{
+    cJSON *r = cJSON_GetObjectItemCaseSensitive(params, "ranks");
+
+    for (uint32_t i = 0; i < d->param_count; i++) {
+        const bhost_param_desc *p = bh_rules_param_at(d, i);
+
+        if (p->key && strcmp(p->key, "ranks") == 0 && p->min > 1)
+            return -1;
+    }
+    if (!r)
+        return -1;
+    cJSON_ReplaceItemInObject(r, "value", cJSON_CreateString("1"));
+    return 0;
+}
+
 int bh_check_cycle(const cJSON *job, int fd)
 {
     cycle c;
@@ -249,6 +268,12 @@ int bh_check_cycle(const cJSON *job, int fd)
     }
     c.d = find(&c.plugin, bench);
     params = c.d ? bh_check_default_params(c.d, why, sizeof(why)) : NULL;
+    if (params && (c.d->flags & BHOST_BENCH_MULTI_RANK) && one_rank(c.d, params) != 0) {
+        snprintf(why, sizeof(why), "a multi-rank benchmark whose ranks parameter cannot be 1 "
+                                   "(the cycle runs in this one process)");
+        cJSON_Delete(params);
+        params = NULL;
+    }
     if (!c.d)
         bh_check_report(fd, c.id, "FAIL", "benchmark '%s' not found", bench);
     else if (!params)

@@ -192,23 +192,21 @@ static void forward(const bh_hub *h, int fd)
  * exited on signal 11"), or NULL. */
 static const char *launcher_account(const bh_hub *h, char *buf, size_t cap)
 {
-    const char *found = NULL;
-    size_t len = 0;
+    const char *at = h->tail;
+    int found = 0;
 
-    for (const char *at = h->tail; *at;) {
+    while (*at) {
         size_t n = strcspn(at, "\n");
+        char line[512];
 
-        if (n && (memmem(at, n, "signal", 6) || memmem(at, n, "exited", 6)) &&
-            !memmem(at, n, "-----", 5)) {
-            found = at;
-            len = n;
+        snprintf(line, sizeof(line), "%.*s", (int)n, at);
+        if ((strstr(line, "signal") || strstr(line, "exited")) && !strstr(line, "-----")) {
+            snprintf(buf, cap, "%s", line);
+            found = 1;
         }
         at += n + (at[n] == '\n');
     }
-    if (!found)
-        return NULL;
-    snprintf(buf, cap, "%.*s", (int)len, found);
-    return buf;
+    return found ? buf : NULL;
 }
 
 void bh_hub_answer(bh_hub *h, int fd)
