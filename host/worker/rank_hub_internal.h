@@ -53,8 +53,9 @@ typedef struct bh_hub {
     int launcher_out;          /* its stdout + stderr, -1 at EOF */
     int launcher_status, launcher_exited;
     char tail[2048];           /* the launcher's last output */
-    char first[512];           /* its first line of words (not a rule of
-                                  dashes): usually the cause */
+    char first[512];           /* its first block of words (up to a
+                                  rule of dashes): usually the cause */
+    int first_done;            /* that paragraph has ended */
     size_t tail_len;
     uint64_t t_spawn, t_connected, connect_deadline, deadline;
     uint64_t ended_ns;         /* when the launcher (or every local rank) ended */

@@ -300,20 +300,28 @@ static void read_sync(bh_hub *h, uint32_t r)
         p->req_ready = 1;
 }
 
-/* Keeps the first line of the launcher's output that has words (a line
- * of dashes or blanks is not one), once it is complete. */
+/* Keeps the launcher's first words: its first block of text (lines up to
+ * a rule of dashes, as Open MPI frames its messages) joined by spaces, so
+ * that "A call to
+ * mkdir was unable to create the desired directory:" keeps the folder
+ * and the error the next lines name. Complete lines only. */
 static void keep_first_line(bh_hub *h, const char *buf, size_t n)
 {
     const char *at = buf, *end = buf + n;
 
-    while (!h->first[0] && at < end) {
+    while (!h->first_done && at < end) {
         const char *nl = memchr(at, '\n', (size_t)(end - at));
         size_t len = nl ? (size_t)(nl - at) : (size_t)(end - at);
+        size_t used = strlen(h->first);
+        int words = len && strspn(at, "- \t\r") < len;
 
         if (!nl)
             return; /* a line cut by the read: wait for it whole */
-        if (len && strspn(at, "- \t\r") < len)
-            snprintf(h->first, sizeof(h->first), "%.*s", (int)len, at);
+        if (words && used < sizeof(h->first) - 1)
+            snprintf(h->first + used, sizeof(h->first) - used, "%s%.*s", used ? " " : "",
+                     (int)(len - strspn(at, " \t")), at + strspn(at, " \t"));
+        else if (len && !words && used) /* a rule of dashes ends it */
+            h->first_done = 1;
         at = nl + 1;
     }
 }

@@ -6,7 +6,10 @@
 # multi-node path (one orted per "node", the daemons' wire-up, the rank
 # mapping) on one machine. The alias becomes BHOST_NODE_NAME, which a
 # rank reports as its host. ssh's options are skipped as ssh would read
-# them; the command is run by sh, as ssh's remote shell would.
+# them; the command is run by sh, as ssh's remote shell would. Each alias
+# gets a TMPDIR of its own, as a node has its own /tmp: Open MPI's daemons
+# make their session folders there, and two daemons of one job creating
+# the same folder at once fail with "File exists".
 while [ $# -gt 0 ]; do
   case "$1" in
     -[bcDEeFIiJLlmOopQRSWw]) shift 2 ;;  # options that take a value
@@ -17,5 +20,8 @@ done
 [ $# -ge 2 ] || { echo "local-agent: usage: local-agent [ssh options] HOST COMMAND..." >&2; exit 255; }
 BHOST_NODE_NAME=$1
 export BHOST_NODE_NAME
+TMPDIR="${TMPDIR:-/tmp}/bhost-node-$(id -u)-$BHOST_NODE_NAME"
+export TMPDIR
+mkdir -p -m 700 "$TMPDIR"
 shift
 exec /bin/sh -c "$*"
