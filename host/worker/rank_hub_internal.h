@@ -55,7 +55,7 @@ typedef struct bh_hub {
     char tail[2048];           /* the launcher's last output */
     char first[512];           /* its first block of words (up to a
                                   rule of dashes): usually the cause */
-    int first_done;            /* that paragraph has ended */
+    int first_done;            /* that block has ended */
     size_t tail_len;
     uint64_t t_spawn, t_connected, connect_deadline, deadline;
     uint64_t ended_ns;         /* when the launcher (or every local rank) ended */

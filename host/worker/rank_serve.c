@@ -302,9 +302,9 @@ static void read_sync(bh_hub *h, uint32_t r)
 
 /* Keeps the launcher's first words: its first block of text (lines up to
  * a rule of dashes, as Open MPI frames its messages) joined by spaces, so
- * that "A call to
- * mkdir was unable to create the desired directory:" keeps the folder
- * and the error the next lines name. Complete lines only. */
+ * that "A call to mkdir was unable to create the desired directory:"
+ * keeps the folder and the error the next lines name. Complete lines
+ * only. */
 static void keep_first_line(bh_hub *h, const char *buf, size_t n)
 {
     const char *at = buf, *end = buf + n;
