@@ -2,8 +2,9 @@
 /*
  * coll_bench.c -- the lifecycle every collectives benchmark shares
  * (coll_plugin.h): create reads the parameters and joins MPI, setup
- * allocates and fills, run repeats the MPI call, verify checks what this
- * rank received, reports the digest of a shared output and the bandwidth
+ * allocates and fills (and copies to the device), run repeats the MPI
+ * call (NCCL's on device memory), verify checks what this rank
+ * received, reports the digest of a shared output and the bandwidth
  * metrics.
  */
 #include "coll_plugin.h"
