@@ -346,15 +346,25 @@ static bhost_status run_once(cmd_inst *c, uint64_t *ns)
     return c->cleanup ? run_aside(c, "cleanup", c->cleanup) : BHOST_OK;
 }
 
-/* Runs the command `iterations` times; the time reported is their
- * corrected wall time over per_run (at least 1 ns). */
+/* One iteration is one unit of work and a run of the command does
+ * per_run of them, so `iterations` units take k = ceil(iterations /
+ * per_run) runs. The time reported is their corrected wall time scaled
+ * to `iterations` units: total x iterations / (k x per_run), at least 1
+ * ns. The host then sees a call's time grow with its iterations as it
+ * does for any benchmark, and its calibration stops at one run per call
+ * once that is long enough (dividing every run by per_run instead made it
+ * ask for per_run x sample_time / run-time runs per call: 1000 runs of a
+ * 1 s ping-pong of 10^6 round trips for a 1 ms sample). */
 static bhost_status BHOST_ABI cmd_run(void *inst, bhost_stream *s, uint64_t iterations)
 {
     cmd_inst *c = inst;
+    uint64_t per = (uint64_t)c->per_run;
+    uint64_t k = iterations / per + (iterations % per != 0);
     uint64_t total = 0;
+    double scaled;
 
     (void)s;
-    for (uint64_t i = 0; i < iterations; i++) {
+    for (uint64_t i = 0; i < k; i++) {
         uint64_t ns = 0;
         bhost_status st = run_once(c, &ns);
 
@@ -362,8 +372,8 @@ static bhost_status BHOST_ABI cmd_run(void *inst, bhost_stream *s, uint64_t iter
             return st;
         total += ns;
     }
-    total /= (uint64_t)c->per_run;
-    return bh_command_api->set_iteration_time_ns(c->h, total ? total : 1);
+    scaled = (double)total * (double)iterations / ((double)k * (double)per);
+    return bh_command_api->set_iteration_time_ns(c->h, scaled >= 1 ? (uint64_t)scaled : 1);
 }
 
 /* Ascending order of doubles for qsort. */

@@ -265,10 +265,35 @@ def check_bad_configs(tmp):
                "%s: one line with file and line naming %r: %s" % (name, text, err))
 
 
+def check_per_run(tmp):
+    """per_run: a run counts as per_run units, and the host's calibration
+    still settles at one run per call: a command that logs each of its
+    runs runs a handful of times, not per_run times more."""
+    log = os.path.join(tmp, "runs.log")
+    doc = run(tmp, "perrun", """suites:
+  - plugin: command
+    name: units
+    command: {argv: [sh, -c, "echo x >> %s; sleep 0.01"], per_run: 1000000,
+              verify: {status: 0}}
+""" % log)
+    c = case(doc, "units")
+    expect(c["status"] == "ok", "a per_run command is ok", c)
+    with open(log) as f:
+        runs = len(f.readlines())
+    samples = c["runs"][0]["samples"]
+    expect(len(samples) == 2, "two samples", c)
+    # calibration: iterations 1, 10, ..., until a call reaches 1 ms, each
+    # one run of >= 10 ms; then the 2 samples: far below a thousand runs
+    expect(runs <= 16, "the command ran %d times for 2 samples" % runs, c)
+    for iters, ns in samples:
+        expect(iters >= 1 and ns / iters < 1e6,
+               "a sample is the time of one unit (%d iterations, %d ns)" % (iters, ns), c)
+
+
 def main():
     with tempfile.TemporaryDirectory(prefix="bhost-cmd-") as tmp:
         for check in (check_ok_runs, check_failures, check_timeout, check_inputs, check_ratios,
-                      check_bad_configs):
+                      check_bad_configs, check_per_run):
             check(tmp)
             print("ok", check.__name__)
 
