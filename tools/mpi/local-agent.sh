@@ -9,7 +9,10 @@
 # them; the command is run by sh, as ssh's remote shell would. Each alias
 # gets a TMPDIR of its own, as a node has its own /tmp: Open MPI's daemons
 # make their session folders there, and two daemons of one job creating
-# the same folder at once fail with "File exists".
+# the same folder at once fail with "File exists". MPI traffic between
+# the aliases needs `--mca btl self,tcp`: Open MPI's shared-memory
+# transport (vader) crashed in an allreduce between ranks of two aliases
+# on one machine (tools/measure-ranks.sh passes it).
 while [ $# -gt 0 ]; do
   case "$1" in
     -[bcDEeFIiJLlmOopQRSWw]) shift 2 ;;  # options that take a value
