@@ -135,8 +135,8 @@ def main():
     for c in cases:
         check_case(c, errors)
         print('%-70s %-8s busbw=%s' % (c['id'], c['status'], metric(c, 'busbw')))
-    if len(cases) != 40:
-        errors.append('%d cases, expected 40' % len(cases))
+    if len(cases) != 21:
+        errors.append('%d cases, expected 21' % len(cases))
     for e in errors:
         print(e)
     print('%d cases, %d problems' % (len(cases), len(errors)))
