@@ -133,4 +133,13 @@ int coll_mpi_init(unsigned *rank, unsigned *size, char *why, size_t cap);
  * error in why. */
 int coll_mpi_run(coll_case *c, uint64_t iterations, char *why, size_t cap);
 
+/* 1 when the MPI loaded in this process takes device pointers of vendor's
+ * runtime ("CUDA" or "ROCm"), as its own MPIX_Query_cuda_support() or
+ * MPIX_Query_rocm_support() answers (looked up in the library at run
+ * time, not taken from the mpi-ext.h the plugin was built with: a CUDA-
+ * or ROCm-aware build of the same MPI answers for itself), else 0; what
+ * it is in `what` ("Open MPI v4.1.4 is not CUDA-aware (...)", "... has no
+ * MPIX_Query_rocm_support"). */
+int coll_mpi_device_aware(const char *vendor, char *what, size_t cap);
+
 #endif /* BH_COLL_H */

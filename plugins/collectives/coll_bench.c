@@ -91,7 +91,8 @@ static void node_place(bhost_host *h, const coll_case *c, unsigned *local, unsig
 }
 
 /* x->gpu opened for memory: device: BHOST_E_UNSUPPORTED with the reason
- * when NCCL, a CUDA-aware MPI or a device is missing. */
+ * when a GPU, or both its collectives library (NCCL, RCCL) and an MPI
+ * aware of its runtime, are missing. */
 static bhost_status open_gpu(coll_inst *x)
 {
     char why[384];

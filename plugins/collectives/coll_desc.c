@@ -16,7 +16,8 @@ const char *const coll_memory_names[] = {"host", "device", NULL};
 #define P_DTYPE BH_PARAM_STR("dtype", "Element type: f32, f64 or i32", "f32", coll_dtype_names)
 #define P_OP    BH_PARAM_STR("op", "Reduction: sum, max or min", "sum", coll_op_names)
 #define P_MEMORY                                                                                   \
-    BH_PARAM_STR("memory", "host, or device (NCCL or a CUDA-aware MPI)", "host", coll_memory_names)
+    BH_PARAM_STR("memory", "host, or device (NCCL or RCCL, or a CUDA- or ROCm-aware MPI)", "host", \
+                 coll_memory_names)
 
 static const bhost_param_desc reduce_params[] = {
     P_RANKS(1, COLL_MAX_RANKS), P_BYTES, P_DTYPE, P_OP, P_MEMORY,

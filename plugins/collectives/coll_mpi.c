@@ -47,18 +47,51 @@ static void finalize_at_exit(void)
         MPI_Finalize();
 }
 
-/* Re-opens the library that holds MPI_Init_thread RTLD_GLOBAL: the host
- * loads plugins RTLD_LOCAL, and the components Open MPI loads in
- * MPI_Init resolve their symbols against libmpi's. */
-static void libmpi_global(void)
+/* A new reference to the library that holds MPI_Init_thread, opened
+ * with RTLD_NOW | RTLD_NOLOAD | extra (NULL if it cannot be found). */
+static void *libmpi_handle(int extra)
 {
     int (*init)(int *, char ***, int, int *) = MPI_Init_thread;
     Dl_info where;
     void *code;
 
     memcpy(&code, &init, sizeof(code));
-    if (dladdr(code, &where) != 0 && where.dli_fname != NULL)
-        (void)dlopen(where.dli_fname, RTLD_NOW | RTLD_GLOBAL | RTLD_NOLOAD);
+    if (dladdr(code, &where) == 0 || where.dli_fname == NULL)
+        return NULL;
+    return dlopen(where.dli_fname, RTLD_NOW | RTLD_NOLOAD | extra);
+}
+
+/* Re-opens libmpi RTLD_GLOBAL: the host loads plugins RTLD_LOCAL, and the
+ * components Open MPI loads in MPI_Init resolve their symbols against
+ * libmpi's. */
+static void libmpi_global(void)
+{
+    (void)libmpi_handle(RTLD_GLOBAL);
+}
+
+int coll_mpi_device_aware(const char *vendor, char *what, size_t cap)
+{
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING], query[40];
+    int len = 0, rocm = strcmp(vendor, "ROCm") == 0, aware = 0;
+    void *mpi = libmpi_handle(0), *sym = NULL;
+    int (*ask)(void);
+
+    if (MPI_Get_library_version(lib, &len) != MPI_SUCCESS)
+        snprintf(lib, sizeof(lib), "this MPI");
+    lib[strcspn(lib, ",\n")] = '\0';
+    snprintf(query, sizeof(query), "MPIX_Query_%s_support", rocm ? "rocm" : "cuda");
+    if (mpi != NULL)
+        sym = dlsym(mpi, query);
+    if (sym == NULL) {
+        snprintf(what, cap, "%.120s has no %s", lib, query);
+    } else {
+        memcpy(&ask, &sym, sizeof(sym));
+        aware = ask() != 0;
+        snprintf(what, cap, "%.120s is %s%s-aware (%s)", lib, aware ? "" : "not ", vendor, query);
+    }
+    if (mpi != NULL)
+        dlclose(mpi); /* the reference RTLD_NOLOAD took; libmpi stays */
+    return aware;
 }
 
 int coll_mpi_init(unsigned *rank, unsigned *size, char *why, size_t cap)

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * coll_nccl.c -- the collectives through NCCL on device buffers:
- * libnccl.so.2 loaded with dlopen (its entry points by name, its enums as
- * NCCL numbers them), the communicator joined with rank 0's unique id
- * sent over MPI, and one NCCL call per iteration as nccl-tests makes it
+ * coll_nccl.c -- the collectives through NCCL or RCCL on device buffers:
+ * libnccl.so.2 or librccl.so.1 loaded with dlopen (their entry points by
+ * NCCL's names, which RCCL keeps, and the enums as both number them), the communicator joined with
+ * rank 0's unique id sent over MPI, and one NCCL call per iteration as nccl-tests makes it
  * (alltoall and point to point as grouped ncclSend/ncclRecv). Contracts
  * in coll_gpu.h.
  */
@@ -20,9 +20,9 @@ enum { NCCL_SUM = 0, NCCL_MAX = 2, NCCL_MIN = 3 };
 
 #define ACK_BYTES 4
 
-int coll_nccl_load(coll_nccl *n, char *why, size_t cap)
+int coll_nccl_load(coll_nccl *n, const char *soname, const char *name, char *why, size_t cap)
 {
-    void *lib = dlopen("libnccl.so.2", RTLD_NOW | RTLD_LOCAL);
+    void *lib = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
     const char *err;
     const coll_sym syms[] = {
         {"ncclGetUniqueId", &n->get_unique_id},
@@ -41,10 +41,11 @@ int coll_nccl_load(coll_nccl *n, char *why, size_t cap)
 
     if (lib == NULL) {
         err = dlerror();
-        snprintf(why, cap, "%s", err != NULL ? err : "libnccl.so.2 not found");
+        snprintf(why, cap, "%s", err != NULL ? err : "not found");
         return -1;
     }
-    return coll_dlsyms(lib, "libnccl.so.2", syms, sizeof(syms) / sizeof(syms[0]), why, cap);
+    n->name = name;
+    return coll_dlsyms(lib, soname, syms, sizeof(syms) / sizeof(syms[0]), why, cap);
 }
 
 /* coll_lib_ok() with NCCL's error text. */
@@ -160,7 +161,7 @@ int coll_nccl_run(const coll_nccl *n, void *comm, void *stream, const coll_case 
         int rc = one_call(n, comm, stream, dev);
 
         if (rc != 0) {
-            snprintf(why, cap, "NCCL %s: %s", coll_kind_name(dev->kind),
+            snprintf(why, cap, "%s %s: %s", n->name, coll_kind_name(dev->kind),
                      rc > 0 ? n->error_text(rc) : "ncclGroupEnd failed");
             return -1;
         }

@@ -12,7 +12,8 @@ busbw.factor is that factor and size is nccl-tests' S (recomputed here
 from bytes, dtype and ranks); bytes_per_iter is S; p2p.latency reports
 latency.one_way. allgather of 8 B on 2 ranks is skipped (its chunk
 rounds down to no element) and memory: device is ok where a GPU and
-NCCL are, else unsupported naming what is missing. Exits 77 (skipped)
+NCCL or RCCL are, else unsupported naming what is missing (what CUDA and
+ROCm each lack when there is no GPU). Exits 77 (skipped)
 when the host does not run multi-rank cases yet.
 """
 import argparse
@@ -87,6 +88,8 @@ def refused(c, errors):
     if c['params'].get('memory') == 'device' and c['status'] != 'ok':
         if c['status'] != 'unsupported' or 'memory: device' not in msg:
             errors.append('%s: %s: %s' % (c['id'], c['status'], msg))
+        elif 'no GPU on this node' in msg and not ('CUDA: ' in msg and 'ROCm: ' in msg):
+            errors.append('%s: the reason names not both CUDA and ROCm: %s' % (c['id'], msg))
         return True
     if c['benchmark'] == 'allgather' and int(c['params']['bytes']) == 8:
         if c['status'] != 'skipped' or 'no f32 element per rank' not in msg:

@@ -5,14 +5,17 @@
  * operator, and point to point, at a few sizes, each filled, run three
  * times and checked exactly on every rank; the outputs every rank must
  * share compared by digest; then a corrupted element of one rank's
- * output, which the check must report with its index and both values.
- * Exit 0 when everything holds on every rank, else 1 (one line per
+ * output, which the check must report with its index and both values;
+ * and whether the MPI says it takes CUDA or ROCm device pointers, read
+ * as the plugin reads it. Exit 0 when everything holds on every rank, else 1 (one line per
  * failure on stderr, naming the rank).
  */
+#define _GNU_SOURCE /* RTLD_DEFAULT */
 #include "coll.h"
 
 #include <mpi.h>
 
+#include <dlfcn.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -145,6 +148,38 @@ static int corruption_caught(void)
     return fails;
 }
 
+/* coll_mpi_device_aware() finds the MPI's own query where this process
+ * (which links libmpi) sees it, answers as that query does, and says so
+ * in its text; an MPI without the query is "not aware". Failures. */
+static int device_awareness_read(void)
+{
+    static const char *const vendors[][2] = {{"CUDA", "MPIX_Query_cuda_support"},
+                                             {"ROCm", "MPIX_Query_rocm_support"}};
+    int fails = 0;
+
+    for (int i = 0; i < 2; i++) {
+        char what[256];
+        void *sym = dlsym(RTLD_DEFAULT, vendors[i][1]);
+        int (*ask)(void);
+        int got = coll_mpi_device_aware(vendors[i][0], what, sizeof(what)), want = 0;
+
+        if (sym != NULL) {
+            memcpy(&ask, &sym, sizeof(sym));
+            want = ask() != 0;
+        }
+        if (got != want || strstr(what, vendors[i][1]) == NULL ||
+            (sym != NULL) != (strstr(what, " has no ") == NULL) ||
+            (got == 0 && sym != NULL && strstr(what, "is not ") == NULL)) {
+            fprintf(stderr, "rank %u: %s-aware: got %d (%s), the MPI's %s %s %d\n", g_rank,
+                    vendors[i][0], got, what, vendors[i][1], sym ? "answers" : "is absent:", want);
+            fails++;
+        } else if (g_rank == 0) {
+            printf("coll_driver: %s\n", what);
+        }
+    }
+    return fails;
+}
+
 int main(int argc, char **argv)
 {
     char why[256];
@@ -156,7 +191,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "coll_driver: %s\n", why);
         return 1;
     }
-    mine = all_cases() + corruption_caught();
+    mine = all_cases() + corruption_caught() + device_awareness_read();
     MPI_Allreduce(&mine, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (g_rank == 0)
         printf("coll_driver: %u ranks: %s (%d failures)\n", g_size, total ? "FAILED" : "ok", total);

@@ -271,7 +271,8 @@ static void all_benchmarks(const bhost_bench_factory *f)
     }
 }
 
-/* memory: device unsupported with its reason; a corrupted output caught. */
+/* memory: device unsupported with its reason (naming what CUDA and ROCm
+ * each lack when there is no GPU); a corrupted output caught. */
 static void refusals(const bhost_bench_factory *f)
 {
     char ranks[16];
@@ -289,6 +290,10 @@ static void refusals(const bhost_bench_factory *f)
     st = lifecycle(f->get(0), 0);
     if (st != BHOST_E_UNSUPPORTED || strstr(g_error, "memory: device") == NULL)
         fail("allreduce", "memory: device not unsupported with a reason");
+    /* without a GPU both stacks were looked for: CUDA's, then ROCm's */
+    if (strstr(g_error, "no GPU on this node") != NULL &&
+        (strstr(g_error, "CUDA: ") == NULL || strstr(g_error, "ROCm: ") == NULL))
+        fail("allreduce", "memory: device: the reason does not name both CUDA and ROCm");
     g_params[4][1] = "host";
     g_error[0] = '\0';
     st = lifecycle(f->get(0), 1);
