@@ -7,6 +7,7 @@
 #
 #   tests/fuzz/run.sh [SECONDS] [TARGET...]     default: 20 s, every target
 #   FUZZ_JOBS=N tests/fuzz/run.sh 600 config    N parallel fuzzing processes
+#   FUZZ_PARALLEL=N tests/fuzz/run.sh 10        N targets at a time (CI: nproc)
 #   FUZZ_BUILD_DIR=DIR                          build folder (build-fuzz)
 #   tests/fuzz/long.sh                          long campaign (see there)
 #
@@ -44,14 +45,16 @@ shift || true
 fuzz_expand_targets "$@"
 fuzz_build "${targets[@]}"
 
-status=0
-for t in "${targets[@]}"; do
-  log=$build/fuzz-logs/$t.log
+# Fuzzes target $1 for $secs s; prints its line, and its log's tail on
+# failure. Exit status: the fuzzer's.
+fuzz_one() {
+  local t=$1 log=$build/fuzz-logs/$1.log rc
   fuzz_corpus_dirs "$t"
   fuzz_args "$t" "$secs"
   mkdir -p "$(dirname "$log")"
-  rm -f "$log" "$build"/fuzz-logs/fuzz-*.log
+  rm -f "$log"
   if [ "${FUZZ_JOBS:-1}" -gt 1 ]; then
+    rm -f "$build"/fuzz-logs/fuzz-*.log
     # -fork keeps going after a crash; -ignore_crashes=0 stops at the first
     args+=(-fork="$FUZZ_JOBS" -ignore_crashes=0)
   fi
@@ -63,9 +66,26 @@ for t in "${targets[@]}"; do
     rc=$?
   fi
   echo "fuzz $t: $(fuzz_execs "$log") executions in ${secs}s (rc $rc)"
-  if [ "$rc" -ne 0 ]; then
-    status=1
-    tail -n 60 "$log" >&2
+  [ "$rc" -eq 0 ] || tail -n 60 "$log" >&2
+  return "$rc"
+}
+
+# FUZZ_PARALLEL targets at a time (each its own process, corpus, log and
+# artifacts); one at a time when FUZZ_JOBS forks several jobs per target,
+# whose per-job logs share the log folder.
+parallel=${FUZZ_PARALLEL:-1}
+[ "${FUZZ_JOBS:-1}" -le 1 ] || parallel=1
+status=0
+pids=()
+for t in "${targets[@]}"; do
+  if [ "${#pids[@]}" -ge "$parallel" ]; then
+    wait "${pids[0]}" || status=1
+    pids=("${pids[@]:1}")
   fi
+  fuzz_one "$t" &
+  pids+=("$!")
+done
+for p in "${pids[@]}"; do
+  wait "$p" || status=1
 done
 exit $status
