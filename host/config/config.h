@@ -126,7 +126,7 @@ typedef struct bh_launcher {
     char **hosts;            /* mpirun --host / srun --nodelist */
     size_t n_hosts;
     uint32_t ranks_per_node; /* 0: the launcher decides */
-    char *bind;              /* "none", "core", "socket", "numa" */
+    char *bind;              /* "auto" (the launcher's default), "none", "core", ... */
     int oversubscribe;       /* -1: only when no host is named */
     char **args;             /* extra launcher arguments, in order */
     size_t n_args;

@@ -17,7 +17,7 @@ static const char *const launcher_keys[] = {
 #define N_LAUNCHER_KEYS (sizeof(launcher_keys) / sizeof(launcher_keys[0]))
 
 static const char *const kinds[] = {"mpirun", "srun", "local"};
-static const char *const binds[] = {"none", "core", "socket", "numa"};
+static const char *const binds[] = {"auto", "none", "core", "socket", "numa"};
 
 /* True when v is one of the n words. */
 static int one_of(const char *v, const char *const *words, size_t n)
@@ -120,9 +120,9 @@ static int load_scalar(bh_launcher *l, const char *key, const bh_ynode *v, bh_er
         return bh_config_fail(e, v, "launcher.kind: expected mpirun, srun or local, got '%s'",
                               v->text);
     }
-    if (strcmp(key, "bind") == 0 && !one_of(text, binds, 4)) {
+    if (strcmp(key, "bind") == 0 && !one_of(text, binds, 5)) {
         free(text);
-        return bh_config_fail(e, v, "launcher.bind: expected none, core, socket or numa, "
+        return bh_config_fail(e, v, "launcher.bind: expected auto, none, core, socket or numa, "
                                     "got '%s'", v->text);
     }
     if (strcmp(key, "ranks_per_node") == 0) {

@@ -65,7 +65,7 @@ static cJSON *launcher_json(const bh_settings *s, char **why)
         add_strings(o, "hosts", l->hosts, l->n_hosts);
     if (l && l->ranks_per_node)
         cJSON_AddNumberToObject(o, "ranks_per_node", l->ranks_per_node);
-    cJSON_AddStringToObject(o, "bind", l && l->bind ? l->bind : "none");
+    cJSON_AddStringToObject(o, "bind", l && l->bind ? l->bind : "auto");
     cJSON_AddBoolToObject(o, "oversubscribe",
                           l && l->oversubscribe >= 0 ? l->oversubscribe : !named_hosts);
     if (l && l->n_args)

@@ -17,6 +17,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +68,33 @@ static int dial(const char *host, const char *port)
     return fd;
 }
 
+/* The CPUs this process may run on, as a list ("0", "0-3,8"), into buf;
+ * "" when the kernel does not say or the list does not fit. */
+static void cpus_allowed(char *buf, size_t cap)
+{
+    cpu_set_t set;
+    size_t len = 0;
+
+    buf[0] = '\0';
+    if (sched_getaffinity(0, sizeof(set), &set) != 0)
+        return;
+    for (int c = 0; c < CPU_SETSIZE; c++) {
+        int end = c;
+
+        if (!CPU_ISSET(c, &set))
+            continue;
+        while (end + 1 < CPU_SETSIZE && CPU_ISSET(end + 1, &set))
+            end++;
+        len += (size_t)snprintf(buf + len, len < cap ? cap - len : 0,
+                                end > c ? "%s%d-%d" : "%s%d", len ? "," : "", c, end);
+        if (len >= cap) {
+            buf[0] = '\0';
+            return;
+        }
+        c = end;
+    }
+}
+
 /* Connects to the first reachable address of list ("h:p,h:p") and sends
  * the hello of channel chan; the socket, or -1 with why set. */
 static int open_channel(const char *list, const char *token, const char *chan, uint32_t rank,
@@ -94,11 +122,12 @@ static int open_channel(const char *list, const char *token, const char *chan, u
         snprintf(why, cap, "rank %u: cannot reach the bhost rank hub at %s", rank, list);
         return -1;
     }
-    char line[BH_RANK_MAX_HELLO];
+    char line[BH_RANK_MAX_HELLO], cpus[1024];
+    cpus_allowed(cpus, sizeof(cpus));
     int n = snprintf(line, sizeof(line),
                      "{\"t\":\"rank_hello\",\"token\":\"%s\",\"chan\":\"%s\",\"rank\":%u,"
-                     "\"size\":%u,\"host\":\"%.200s\",\"pid\":%d}\n",
-                     token, chan, rank, size, host, (int)getpid());
+                     "\"size\":%u,\"host\":\"%.200s\",\"pid\":%d,\"cpus\":\"%s\"}\n",
+                     token, chan, rank, size, host, (int)getpid(), cpus);
     if (n <= 0 || (size_t)n >= sizeof(line) || bh_rank_write_all(fd, line, (size_t)n) != 0) {
         snprintf(why, cap, "rank %u: cannot greet the bhost rank hub", rank);
         close(fd);

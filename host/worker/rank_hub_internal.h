@@ -25,6 +25,7 @@ typedef struct bh_hub_peer {
     int data_eof, sync_eof;
     char host[256];
     int pid;
+    char cpus[256];            /* the CPUs it may run on ("0", "0-3"), or "" */
     pid_t local_pid;           /* launcher: local: the child */
     int local_status, local_reaped;
     char *stream;              /* the rank's protocol messages */

@@ -87,7 +87,9 @@ static char *host_list(const cJSON *l, uint32_t slots)
 }
 
 /* mpirun -np N [--hostfile F | --host h:K,...] [--map-by ppr:K:node]
- * --bind-to B [--oversubscribe] -x VAR... ARGS... EXE __rank */
+ * [--bind-to B] [--oversubscribe] -x VAR... ARGS... EXE __rank; bind
+ * "auto" passes no --bind-to: Open MPI binds each rank to a core for 2
+ * ranks, to a package for more, not at all when oversubscribed. */
 static void mpirun_argv(vec *a, const cJSON *l, uint32_t ranks, int per_node)
 {
     uint32_t nodes = bh_rank_cmd_nodes(l);
@@ -113,8 +115,10 @@ static void mpirun_argv(vec *a, const cJSON *l, uint32_t ranks, int per_node)
         push_dup(a, "--map-by");
         push(a, bh_xasprintf("ppr:%u:node", per));
     }
-    push_dup(a, "--bind-to");
-    push_dup(a, bh_json_str(l, "bind", "none"));
+    if (strcmp(bh_json_str(l, "bind", "auto"), "auto") != 0) {
+        push_dup(a, "--bind-to");
+        push_dup(a, bh_json_str(l, "bind", "auto"));
+    }
     if (over)
         push_dup(a, "--oversubscribe");
     push_dup(a, "-x");
@@ -131,13 +135,13 @@ static void mpirun_argv(vec *a, const cJSON *l, uint32_t ranks, int per_node)
     }
 }
 
-/* srun -n N [--nodelist h,...] [--ntasks-per-node K] --cpu-bind=B
+/* srun -n N [--nodelist h,...] [--ntasks-per-node K] [--cpu-bind=B]
  * --kill-on-bad-exit=1 --export=ALL ARGS... EXE __rank */
 static void srun_argv(vec *a, const cJSON *l, uint32_t ranks, int per_node)
 {
     static const char *const binds[][2] = {
         {"none", "none"}, {"core", "cores"}, {"socket", "sockets"}, {"numa", "ldoms"}};
-    const char *bind = bh_json_str(l, "bind", "none");
+    const char *bind = bh_json_str(l, "bind", "auto"); /* auto: Slurm's own */
     uint32_t per = (uint32_t)bh_json_num(l, "ranks_per_node", 0);
     uint32_t nodes = bh_rank_cmd_nodes(l);
     const cJSON *it;

@@ -136,6 +136,8 @@ static void add_ranks(bh_hub *h, cJSON *res)
         cJSON_AddNumberToObject(q, "rank", r);
         cJSON_AddStringToObject(q, "host", p->host);
         cJSON_AddNumberToObject(q, "pid", p->pid);
+        if (p->cpus[0])
+            cJSON_AddStringToObject(q, "cpus", p->cpus);
         cJSON_AddStringToObject(q, "status",
                                 p->result ? bh_json_str(p->result, "status", "ok") : "lost");
         if (count) {
@@ -148,6 +150,8 @@ static void add_ranks(bh_hub *h, cJSON *res)
     cJSON_AddNumberToObject(o, "count", h->n);
     cJSON_AddNumberToObject(o, "nodes", nodes);
     cJSON_AddStringToObject(o, "launcher", h->cmd.kind);
+    if (strcmp(h->cmd.kind, "local") != 0)
+        cJSON_AddStringToObject(o, "bind", bh_json_str(h->launcher, "bind", "auto"));
     cJSON_AddNumberToObject(o, "launch_ns", h->launch_ns);
     if (!h->probe)
         info_metric(res, "ranks", "", h->n);

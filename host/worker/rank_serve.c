@@ -40,6 +40,7 @@ static void adopt(bh_hub *h, bh_hub_pending *c)
     } else {
         snprintf(p->host, sizeof(p->host), "%s", bh_json_str(m, "host", "?"));
         p->pid = (int)bh_json_num(m, "pid", 0);
+        snprintf(p->cpus, sizeof(p->cpus), "%s", bh_json_str(m, "cpus", ""));
         if (data) {
             p->data_fd = c->fd;
             p->hello_data = 1;

@@ -118,6 +118,44 @@ def test_mpirun(tmp):
         check_ok_launch(c, int(cid.split("ranks=")[1].rstrip("]")), "mpirun", 1)
 
 
+def cpu_set(text):
+    """The CPUs of a list like "0-3,8"."""
+    out = set()
+    for part in filter(None, text.split(",")):
+        lo, _, hi = part.partition("-")
+        out.update(range(int(lo), int(hi or lo) + 1))
+    return out
+
+
+def test_binding(tmp):
+    """bind: none leaves every rank the CPUs bhost had; bind: core gives
+    each rank CPUs of its own; the ranks record says which binding was
+    asked for (auto, the default, is mpirun's own choice)."""
+    allowed = os.sched_getaffinity(0)
+    for bind in ("none", "core", None):
+        name = "bind-%s" % (bind or "auto")
+        launcher = "launcher: {kind: mpirun%s}\n" % (", bind: %s" % bind if bind else "")
+        doc, _ = run(tmp, name, launcher + "suites:\n  - plugin: fx_ranks\n"
+                     "    params: {ranks: [2]}\n")
+        for cid, c in cases(doc).items():
+            check_ok_launch(c, 2, "mpirun", 1)
+            for r in c.get("runs", []):
+                rec = r.get("ranks") or {}
+                check(rec.get("bind") == (bind or "auto"),
+                      "%s: %s: ranks.bind %r" % (name, cid, rec.get("bind")))
+                sets = [cpu_set(q.get("cpus", "")) for q in rec.get("per_rank", [])]
+                check(len(sets) == 2 and all(sets), "%s: %s: per-rank cpus %s" % (name, cid, sets))
+                if len(sets) != 2:
+                    continue
+                if bind == "none":
+                    check(all(x == allowed for x in sets),
+                          "%s: ranks' cpus %s, bhost's %s" % (name, sets, allowed))
+                elif bind == "core" and len(allowed) >= 2:
+                    check(sets[0] <= allowed and sets[1] <= allowed and
+                          not (sets[0] & sets[1]) and len(sets[0]) < len(allowed),
+                          "%s: ranks bound to cores %s within %s" % (name, sets, allowed))
+
+
 def test_two_nodes(tmp):
     with open(os.path.join(tmp, "hosts.txt"), "w") as f:
         f.write("# two aliases of this machine, reached through the local agent\n"
@@ -212,6 +250,7 @@ def main():
         test_faults(tmp, "local")
         if have_mpi:
             test_mpirun(tmp)
+            test_binding(tmp)
             test_two_nodes(tmp)
             test_faults(tmp, "mpirun")
             test_launcher_problems(tmp)
