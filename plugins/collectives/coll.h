@@ -123,7 +123,8 @@ uint64_t coll_digest(const coll_case *c);
 
 /* ---- MPI (coll_mpi.c) ---------------------------------------------- */
 
-/* Initialises MPI once (MPI_THREAD_SERIALIZED, libmpi made global for
+/* Initialises MPI once (MPI_THREAD_SINGLE: the plugin starts no thread
+ * and a rank calls it from one; libmpi made global for
  * Open MPI's components, MPI_Finalize registered for process exit;
  * errors return instead of aborting) and stores this process's rank and
  * the world's size. 0, or -1 with the reason in why. */

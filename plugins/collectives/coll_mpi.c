@@ -106,7 +106,7 @@ int coll_mpi_init(unsigned *rank, unsigned *size, char *why, size_t cap)
     MPI_Initialized(&inited);
     if (!inited) {
         libmpi_global();
-        if (mpi_ok(MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided), "MPI_Init_thread",
+        if (mpi_ok(MPI_Init_thread(NULL, NULL, MPI_THREAD_SINGLE, &provided), "MPI_Init_thread",
                    why, cap) != 0)
             return -1;
         atexit(finalize_at_exit);

@@ -30,8 +30,8 @@ typedef struct zr_count {
     uint64_t calls;
 } zr_count;
 
-/* Starts MPI (MPI_Init_thread, SERIALIZED: the host may call create(),
- * run() and verify() from different threads, one at a time) unless it
+/* Starts MPI (MPI_Init_thread, FUNNELED: a rank makes every call into a
+ * multi-rank benchmark from one thread, bhost/ranks.h) unless it
  * runs already, and makes sure it finalizes at exit (or when the plugin
  * unloads); fills *rank and *size of MPI_COMM_WORLD. 0, or -1 with the
  * reason in why. */

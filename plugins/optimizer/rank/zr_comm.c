@@ -83,7 +83,7 @@ int zr_start(int *rank, int *size, char *why, size_t cap)
     MPI_Initialized(&up);
     if (!up) {
         promote_libmpi();
-        if (MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS) {
+        if (MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
             snprintf(why, cap, "MPI_Init_thread failed");
             return -1;
         }
