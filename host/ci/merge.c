@@ -6,6 +6,7 @@
 #include "bh_mem.h"
 #include "compare_backends.h"
 #include "merge_gate.h"
+#include "ratio_build.h"
 #include "result_read.h"
 #include "result_view.h"
 #include "roofline.h"
@@ -311,9 +312,10 @@ cJSON *bh_merge_shards(cJSON *const *docs, const char *const *names, size_t n, i
         goto out;
     doc = cJSON_CreateObject();
     cJSON_ArrayForEach(it, docs[0]) {
-        /* scaling: a shard's curves miss the points other shards ran */
+        /* scaling: a shard's curves miss the points other shards ran;
+         * ratios: computed again below over every shard's cases */
         static const char *const dropped[] = {"comparison", "roofs", "backend_comparison",
-                                              "scaling"};
+                                              "scaling", "ratios"};
         int drop = 0;
 
         for (size_t k = 0; k < sizeof(dropped) / sizeof(*dropped); k++)
@@ -330,6 +332,7 @@ cJSON *bh_merge_shards(cJSON *const *docs, const char *const *names, size_t n, i
     if (comparison)
         cJSON_AddItemToObject(doc, "comparison", comparison);
     comparison = NULL;
+    bh_ratios_merge(doc, docs, n); /* sides that ran in different shards */
     bh_variant_speedup_apply(doc); /* twins that ran in different shards */
     bh_roofline_apply(doc);
     groups = bh_report_backend_groups(doc);

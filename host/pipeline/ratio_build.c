@@ -53,28 +53,24 @@ static const cJSON *find_case(const cJSON *doc, const bh_config *cfg, const bh_p
     return NULL;
 }
 
-/* The ratio object of spec r. */
-static cJSON *one_ratio(const cJSON *doc, const bh_config *cfg, const bh_plan *plan,
-                        const bh_ratio_spec *r, uint64_t seed)
+/* Fills o (its name set) with the case ids of ca and cb (or the
+ * selectors sel_a and sel_b of a side not found) and the estimate of ca
+ * over cb, or status "unavailable" with why (a side missing) or the
+ * problem of a side's times (a case that did not run). */
+static void fill_ratio(cJSON *o, const cJSON *ca, const char *sel_a, const cJSON *cb,
+                       const char *sel_b, const char *why, uint64_t seed)
 {
-    cJSON *o = cJSON_CreateObject();
-    const cJSON *ca, *cb = NULL;
-    char why[512] = "";
     bh_case_times a, b;
     char *pa, *pb;
 
-    cJSON_AddStringToObject(o, "name", r->name);
-    ca = find_case(doc, cfg, plan, r->of, why, sizeof(why));
-    if (ca)
-        cb = find_case(doc, cfg, plan, r->reference, why, sizeof(why));
     cJSON_AddStringToObject(o, "case",
-                            ca ? cJSON_GetStringValue(cJSON_GetObjectItem(ca, "id")) : r->of);
-    cJSON_AddStringToObject(
-        o, "reference", cb ? cJSON_GetStringValue(cJSON_GetObjectItem(cb, "id")) : r->reference);
+                            ca ? cJSON_GetStringValue(cJSON_GetObjectItem(ca, "id")) : sel_a);
+    cJSON_AddStringToObject(o, "reference",
+                            cb ? cJSON_GetStringValue(cJSON_GetObjectItem(cb, "id")) : sel_b);
     if (!ca || !cb) {
         cJSON_AddStringToObject(o, "status", "unavailable");
         cJSON_AddStringToObject(o, "reason", why);
-        return o;
+        return;
     }
     bh_case_times_load(&a, ca);
     bh_case_times_load(&b, cb);
@@ -90,6 +86,20 @@ static cJSON *one_ratio(const cJSON *doc, const bh_config *cfg, const bh_plan *p
     free(pb);
     bh_case_times_free(&a);
     bh_case_times_free(&b);
+}
+
+/* The ratio object of spec r. Both sides are looked up, so that a shard
+ * holding only one of them records its case id for bhost merge. */
+static cJSON *one_ratio(const cJSON *doc, const bh_config *cfg, const bh_plan *plan,
+                        const bh_ratio_spec *r, uint64_t seed)
+{
+    cJSON *o = cJSON_CreateObject();
+    char why_a[512] = "", why_b[512] = "";
+    const cJSON *ca = find_case(doc, cfg, plan, r->of, why_a, sizeof(why_a));
+    const cJSON *cb = find_case(doc, cfg, plan, r->reference, why_b, sizeof(why_b));
+
+    cJSON_AddStringToObject(o, "name", r->name);
+    fill_ratio(o, ca, r->of, cb, r->reference, ca ? why_b : why_a, seed);
     return o;
 }
 
@@ -102,4 +112,64 @@ void bh_ratios_apply(cJSON *doc, const bh_config *cfg, const bh_plan *plan, uint
     list = cJSON_AddArrayToObject(doc, "ratios");
     for (size_t i = 0; i < cfg->n_ratios; i++)
         cJSON_AddItemToArray(list, one_ratio(doc, cfg, plan, &cfg->ratios[i], seed + i));
+}
+
+/* The case of doc whose id is id; NULL when none is. */
+static const cJSON *case_by_id(const cJSON *doc, const char *id)
+{
+    const cJSON *c;
+
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(doc, "cases")) {
+        const char *cid = cJSON_GetStringValue(cJSON_GetObjectItem(c, "id"));
+
+        if (id && cid && strcmp(cid, id) == 0)
+            return c;
+    }
+    return NULL;
+}
+
+/* The case of doc that side key ("case", "reference") of ratio i names
+ * in any shard (the shard that ran it recorded its id); NULL if none. */
+static const cJSON *merged_side(const cJSON *doc, cJSON *const *shards, size_t n, int i,
+                                const char *key)
+{
+    for (size_t k = 0; k < n; k++) {
+        const cJSON *r =
+            cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(shards[k], "ratios"), i);
+        const cJSON *c = case_by_id(doc, cJSON_GetStringValue(cJSON_GetObjectItem(r, key)));
+
+        if (c)
+            return c;
+    }
+    return NULL;
+}
+
+void bh_ratios_merge(cJSON *doc, cJSON *const *shards, size_t n)
+{
+    const cJSON *first = n ? cJSON_GetObjectItemCaseSensitive(shards[0], "ratios") : NULL;
+    const cJSON *run = cJSON_GetObjectItemCaseSensitive(doc, "run"), *r;
+    const char *seed_text = cJSON_GetStringValue(cJSON_GetObjectItem(run, "seed"));
+    uint64_t seed = seed_text ? strtoull(seed_text, NULL, 0) : 0; /* "0x..." */
+    cJSON *list;
+    int i = 0;
+
+    if (!cJSON_IsArray(first))
+        return;
+    list = cJSON_AddArrayToObject(doc, "ratios");
+    cJSON_ArrayForEach(r, first) {
+        const cJSON *ca = merged_side(doc, shards, n, i, "case");
+        const cJSON *cb = merged_side(doc, shards, n, i, "reference");
+        cJSON *o;
+
+        if (!ca || !cb) { /* no shard resolved it: its reason stands */
+            cJSON_AddItemToArray(list, cJSON_Duplicate(r, 1));
+        } else {
+            o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "name",
+                                    cJSON_GetStringValue(cJSON_GetObjectItem(r, "name")));
+            fill_ratio(o, ca, NULL, cb, NULL, "", seed + (uint64_t)i);
+            cJSON_AddItemToArray(list, o);
+        }
+        i++;
+    }
 }

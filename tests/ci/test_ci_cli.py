@@ -40,6 +40,11 @@ suites:
     backends: [cpu]
     params:
       bytes: [4096]
+ratios:
+  - {{name: spin, case: "selftest/spin[work=30]", reference: "selftest/spin[work=10]"}}
+  - {{name: spin-noop, case: "selftest/spin[work=20]", reference: "selftest/noop"}}
+  - {{name: memcpy, case: "selftest/memcpy[bytes=8192]", reference: "selftest/memcpy[bytes=4096]"}}
+  - {{name: copy, case: "selftest/device_copy[bytes=4096]@cpu:0", reference: "selftest/noop"}}
 """
 
 SRC = os.environ.get("BHOST_SOURCE_ROOT", os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -68,6 +73,12 @@ def load(path):
 
 def ids(doc):
     return [c["id"] for c in doc["cases"]]
+
+
+def median(values):
+    v = sorted(values)
+    n = len(v)
+    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
 
 
 def edited_copy(src, path, edit):
@@ -197,6 +208,36 @@ class CiTest(unittest.TestCase):
         p = bhost(["merge", self.out("again.json"), merged])
         self.assertEqual(p.returncode, 4)
         self.assertIn("not a shard result", p.stderr)
+
+    def test_merged_ratios_are_computed_over_every_shard(self):
+        """A ratio whose two cases ran in different shards is unavailable
+        in each shard and computed in the merged run; one whose cases ran
+        in one shard is that shard's, to the last digit (same samples,
+        same seed)."""
+        merged = self.out("ratios-merged.json")
+        bhost(["merge", merged] + self.shards, check=0)
+        m, parts = load(merged), [load(p) for p in self.shards]
+        whole = load(self.whole)["ratios"]
+        self.assertEqual([r["name"] for r in m["ratios"]], [r["name"] for r in whole])
+        cases = {c["id"]: c for c in m["cases"]}
+        for i, r in enumerate(m["ratios"]):
+            self.assertEqual(r["status"], "ok", r)
+            self.assertEqual((r["case"], r["reference"]),
+                             (whole[i]["case"], whole[i]["reference"]))
+            self.assertIn(r["case"], cases)
+            self.assertIn(r["reference"], cases)
+            self.assertAlmostEqual(r["ratio"], r["case_median_ns"] / r["reference_median_ns"],
+                                   delta=1e-9 * r["ratio"])
+            for side, key in (("case", "case_median_ns"), ("reference", "reference_median_ns")):
+                runs = [median([ns / it for it, ns in run["samples"]])
+                        for run in cases[r[side]]["runs"]]
+                self.assertAlmostEqual(r[key], median(runs), delta=1e-9 * r[key], msg=side)
+            together = [p["ratios"][i] for p in parts if p["ratios"][i]["status"] == "ok"]
+            if together:
+                self.assertEqual(r, together[0])
+            else:  # split between shards: each shard lacked a side
+                self.assertTrue(all(p["ratios"][i]["status"] == "unavailable" for p in parts))
+                self.assertTrue(all("in this run" in p["ratios"][i]["reason"] for p in parts))
 
     def refused(self, args, code, text):
         out = self.out("refused.json")
