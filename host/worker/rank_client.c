@@ -122,7 +122,7 @@ static int open_channel(const char *list, const char *token, const char *chan, u
         snprintf(why, cap, "rank %u: cannot reach the bhost rank hub at %s", rank, list);
         return -1;
     }
-    char line[BH_RANK_MAX_HELLO], cpus[1024];
+    char line[BH_RANK_MAX_HELLO], cpus[BH_RANK_MAX_CPUS];
     cpus_allowed(cpus, sizeof(cpus));
     int n = snprintf(line, sizeof(line),
                      "{\"t\":\"rank_hello\",\"token\":\"%s\",\"chan\":\"%s\",\"rank\":%u,"

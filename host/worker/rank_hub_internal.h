@@ -5,6 +5,7 @@
 #define BH_WORKER_RANK_HUB_INTERNAL_H
 
 #include "rank_launch.h"
+#include "rank_wire.h"
 
 #include <cjson/cJSON.h>
 #include <stddef.h>
@@ -25,7 +26,7 @@ typedef struct bh_hub_peer {
     int data_eof, sync_eof;
     char host[256];
     int pid;
-    char cpus[256];            /* the CPUs it may run on ("0", "0-3"), or "" */
+    char cpus[BH_RANK_MAX_CPUS]; /* the CPUs it may run on ("0", "0-3"), or "" */
     pid_t local_pid;           /* launcher: local: the child */
     int local_status, local_reaped;
     char *stream;              /* the rank's protocol messages */

@@ -32,6 +32,9 @@
 #define BH_RANK_MAX_EXCHANGE (1u << 20)
 /* Longest hello line. */
 #define BH_RANK_MAX_HELLO 4096u
+/* Longest list of CPUs a hello carries ("0-3,8"); a longer one is sent
+ * as "" (not known) rather than cut. */
+#define BH_RANK_MAX_CPUS 256u
 
 /* Writes all n bytes (retrying EINTR and short writes); 0 or -1. */
 int bh_rank_write_all(int fd, const void *p, size_t n);
