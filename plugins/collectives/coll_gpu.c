@@ -119,7 +119,7 @@ static int find_devices(coll_gpu *g, const gpu_stack *st, int *n, char *why, siz
 
 int coll_gpu_open(coll_gpu *g, unsigned local_rank, unsigned local_size, char *why, size_t cap)
 {
-    char miss[2][256], comm_why[256], mpi[192];
+    char miss[sizeof(stacks) / sizeof(stacks[0])][256], comm_why[256], mpi[192];
     const gpu_stack *st = NULL;
     int n = 0;
 
