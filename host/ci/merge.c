@@ -8,6 +8,7 @@
 #include "merge_gate.h"
 #include "ratio_build.h"
 #include "result_read.h"
+#include "scaling_build.h"
 #include "result_view.h"
 #include "roofline.h"
 #include "variant_speedup.h"
@@ -312,8 +313,8 @@ cJSON *bh_merge_shards(cJSON *const *docs, const char *const *names, size_t n, i
         goto out;
     doc = cJSON_CreateObject();
     cJSON_ArrayForEach(it, docs[0]) {
-        /* scaling: a shard's curves miss the points other shards ran;
-         * ratios: computed again below over every shard's cases */
+        /* ratios, scaling: computed again below over every shard's cases
+         * (a shard's curves miss the points other shards ran) */
         static const char *const dropped[] = {"comparison", "roofs", "backend_comparison",
                                               "scaling", "ratios"};
         int drop = 0;
@@ -332,7 +333,8 @@ cJSON *bh_merge_shards(cJSON *const *docs, const char *const *names, size_t n, i
     if (comparison)
         cJSON_AddItemToObject(doc, "comparison", comparison);
     comparison = NULL;
-    bh_ratios_merge(doc, docs, n); /* sides that ran in different shards */
+    bh_ratios_merge(doc, docs, n);  /* sides that ran in different shards */
+    bh_scaling_merge(doc, docs, n); /* points that ran in different shards */
     bh_variant_speedup_apply(doc); /* twins that ran in different shards */
     bh_roofline_apply(doc);
     groups = bh_report_backend_groups(doc);

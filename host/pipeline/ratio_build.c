@@ -114,8 +114,7 @@ void bh_ratios_apply(cJSON *doc, const bh_config *cfg, const bh_plan *plan, uint
         cJSON_AddItemToArray(list, one_ratio(doc, cfg, plan, &cfg->ratios[i], seed + i));
 }
 
-/* The case of doc whose id is id; NULL when none is. */
-static const cJSON *case_by_id(const cJSON *doc, const char *id)
+const cJSON *bh_result_case_by_id(const cJSON *doc, const char *id)
 {
     const cJSON *c;
 
@@ -136,7 +135,8 @@ static const cJSON *merged_side(const cJSON *doc, cJSON *const *shards, size_t n
     for (size_t k = 0; k < n; k++) {
         const cJSON *r =
             cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(shards[k], "ratios"), i);
-        const cJSON *c = case_by_id(doc, cJSON_GetStringValue(cJSON_GetObjectItem(r, key)));
+        const cJSON *c =
+            bh_result_case_by_id(doc, cJSON_GetStringValue(cJSON_GetObjectItem(r, key)));
 
         if (c)
             return c;

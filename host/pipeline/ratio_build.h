@@ -20,6 +20,9 @@
  * a reference skipped because its program is missing). */
 void bh_ratios_apply(cJSON *doc, const bh_config *cfg, const bh_plan *plan, uint64_t seed);
 
+/* The case of doc whose id is id; NULL when none is (or id is NULL). */
+const cJSON *bh_result_case_by_id(const cJSON *doc, const char *id);
+
 /* bhost merge: adds the merged doc's ratios, those of shards[0] in order,
  * each computed again over doc's cases (the two sides may have run in
  * different shards; each shard recorded the case id of a side it ran) with

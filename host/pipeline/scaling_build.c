@@ -8,6 +8,7 @@
 
 #include "bh_mem.h"
 #include "median_ratio.h"
+#include "ratio_build.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -94,30 +95,40 @@ static char *group_key(const cJSON *c, const char *axis)
     return key;
 }
 
-/* Adds case c (axis value p) to the curve of its group in *cs. */
-static void add_member(curve **cs, size_t *n, const cJSON *c, double p, const char *axis)
+/* The curve of *cs whose key is key (taken over), added when none is. */
+static curve *curve_of(curve **cs, size_t *n, char *key)
 {
-    char *key = group_key(c, axis);
-    curve *cv = NULL;
+    curve *cv;
+
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp((*cs)[i].key, key) == 0) {
+            free(key);
+            return &(*cs)[i];
+        }
+    *cs = bh_xreallocarray(*cs, *n + 1, sizeof(**cs));
+    cv = &(*cs)[(*n)++];
+    memset(cv, 0, sizeof(*cv));
+    cv->key = key;
+    return cv;
+}
+
+/* Adds case c (axis value p) to cv. */
+static void push_member(curve *cv, const cJSON *c, double p)
+{
     member *m;
 
-    for (size_t i = 0; i < *n && !cv; i++)
-        if (strcmp((*cs)[i].key, key) == 0)
-            cv = &(*cs)[i];
-    if (cv) {
-        free(key);
-    } else {
-        *cs = bh_xreallocarray(*cs, *n + 1, sizeof(**cs));
-        cv = &(*cs)[(*n)++];
-        memset(cv, 0, sizeof(*cv));
-        cv->key = key;
-    }
     cv->m = bh_xreallocarray(cv->m, cv->n + 1, sizeof(*cv->m));
     m = &cv->m[cv->n++];
     memset(m, 0, sizeof(*m));
     m->c = c;
     m->p = p;
     bh_case_times_load(&m->t, c);
+}
+
+/* Adds case c (axis value p) to the curve of its group in *cs. */
+static void add_member(curve **cs, size_t *n, const cJSON *c, double p, const char *axis)
+{
+    push_member(curve_of(cs, n, group_key(c, axis)), c, p);
 }
 
 /* Adds key: v to o, null when v is not finite. */
@@ -294,6 +305,21 @@ static member *find_base(curve *cv, const bh_scaling_spec *spec, const char **ra
     return NULL;
 }
 
+/* The bootstrap seed of a curve: the run's seed mixed with FNV-1a 64 of
+ * its name and axis, so a curve gets the same seed whatever curves come
+ * before it (in a shard, in the merged run, in the whole run). */
+static uint64_t curve_seed(uint64_t seed, const char *name, const char *axis)
+{
+    uint64_t h = UINT64_C(0xcbf29ce484222325);
+
+    for (const char *s = name; *s; s++)
+        h = (h ^ (unsigned char)*s) * UINT64_C(0x100000001b3);
+    h = (h ^ '|') * UINT64_C(0x100000001b3);
+    for (const char *s = axis; *s; s++)
+        h = (h ^ (unsigned char)*s) * UINT64_C(0x100000001b3);
+    return seed ^ h;
+}
+
 /* The curve object of cv for spec, its suite named suite (or NULL). */
 static cJSON *curve_json(curve *cv, const bh_scaling_spec *spec, const char *suite, uint64_t seed)
 {
@@ -303,6 +329,8 @@ static cJSON *curve_json(curve *cv, const bh_scaling_spec *spec, const char *sui
     char *name = curve_name(
         cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cv->m[0].c, "id")), spec->axis);
     int flagged = 0;
+
+    seed = curve_seed(seed, name, spec->axis);
 
     cJSON_AddStringToObject(o, "name", name);
     free(name);
@@ -334,7 +362,6 @@ static cJSON *curve_json(curve *cv, const bh_scaling_spec *spec, const char *sui
 void bh_scaling_apply(cJSON *doc, const bh_config *cfg, const bh_plan *plan, uint64_t seed)
 {
     cJSON *list;
-    uint64_t salt = 0;
 
     if (!cfg || cfg->n_scaling == 0)
         return;
@@ -344,9 +371,85 @@ void bh_scaling_apply(cJSON *doc, const bh_config *cfg, const bh_plan *plan, uin
         size_t n;
         curve *cs = group_cases(doc, plan, spec, &n);
 
-        for (size_t g = 0; g < n; g++, salt++)
-            cJSON_AddItemToArray(
-                list, curve_json(&cs[g], spec, cfg->suites[spec->suite].name, seed + (salt << 20)));
+        for (size_t g = 0; g < n; g++)
+            cJSON_AddItemToArray(list,
+                                 curve_json(&cs[g], spec, cfg->suites[spec->suite].name, seed));
         curves_free(cs, n);
     }
+}
+
+/* The spec a shard's curve object co was made with (axis and rate
+ * borrowed from co; rate as the shard picked it). */
+static bh_scaling_spec spec_of(const cJSON *co)
+{
+    bh_scaling_spec spec = {0};
+    const char *mode = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(co, "mode"));
+
+    spec.axis = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(co, "axis"));
+    spec.rate = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(co, "rate"));
+    spec.min_efficiency =
+        cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(co, "min_efficiency"));
+    for (int m = BH_SCALING_STRONG; m <= BH_SCALING_THROUGHPUT; m++)
+        if (mode && strcmp(mode, bh_scaling_mode_name(m)) == 0)
+            spec.mode = m;
+    return spec;
+}
+
+void bh_scaling_merge(cJSON *doc, cJSON *const *shards, size_t n)
+{
+    const cJSON *run = cJSON_GetObjectItemCaseSensitive(doc, "run");
+    const char *seed_text = cJSON_GetStringValue(cJSON_GetObjectItem(run, "seed"));
+    uint64_t seed = seed_text ? strtoull(seed_text, NULL, 0) : 0; /* "0x..." */
+    const cJSON **first = NULL; /* each merged curve's first shard object */
+    curve *cs = NULL;
+    size_t nc = 0;
+    int any = 0;
+    cJSON *list;
+
+    for (size_t k = 0; k < n; k++) {
+        const cJSON *arr = cJSON_GetObjectItemCaseSensitive(shards[k], "scaling"), *co, *pt;
+
+        any |= cJSON_IsArray(arr);
+        cJSON_ArrayForEach(co, arr) {
+            const char *suite = cJSON_GetStringValue(cJSON_GetObjectItem(co, "suite"));
+            size_t before = nc;
+            curve *cv =
+                curve_of(&cs, &nc,
+                         bh_xasprintf("%s\x1f%s\x1f%s", suite ? suite : "",
+                                      cJSON_GetStringValue(cJSON_GetObjectItem(co, "axis")),
+                                      cJSON_GetStringValue(cJSON_GetObjectItem(co, "name"))));
+
+            if (nc > before) {
+                first = bh_xreallocarray(first, nc, sizeof(*first));
+                first[nc - 1] = co;
+            }
+            cJSON_ArrayForEach(pt, cJSON_GetObjectItemCaseSensitive(co, "points")) {
+                const cJSON *c = bh_result_case_by_id(
+                    doc, cJSON_GetStringValue(cJSON_GetObjectItem(pt, "case")));
+                int dup = 0;
+
+                for (size_t j = 0; j < cv->n && c; j++)
+                    dup |= cv->m[j].c == c;
+                if (c && !dup)
+                    push_member(cv, c, cJSON_GetNumberValue(cJSON_GetObjectItem(pt, "value")));
+            }
+        }
+    }
+    if (!any)
+        return;
+    list = cJSON_AddArrayToObject(doc, "scaling");
+    for (size_t g = 0; g < nc; g++) {
+        bh_scaling_spec spec = spec_of(first[g]);
+
+        if (cs[g].n == 0 || !spec.axis) { /* its cases are gone: the shard's curve */
+            cJSON_AddItemToArray(list, cJSON_Duplicate(first[g], 1));
+            continue;
+        }
+        qsort(cs[g].m, cs[g].n, sizeof(*cs[g].m), cmp_member);
+        cJSON_AddItemToArray(
+            list, curve_json(&cs[g], &spec,
+                             cJSON_GetStringValue(cJSON_GetObjectItem(first[g], "suite")), seed));
+    }
+    free(first);
+    curves_free(cs, nc);
 }

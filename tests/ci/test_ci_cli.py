@@ -45,6 +45,8 @@ ratios:
   - {{name: spin-noop, case: "selftest/spin[work=20]", reference: "selftest/noop"}}
   - {{name: memcpy, case: "selftest/memcpy[bytes=8192]", reference: "selftest/memcpy[bytes=4096]"}}
   - {{name: copy, case: "selftest/device_copy[bytes=4096]@cpu:0", reference: "selftest/noop"}}
+scaling:
+  - {{axis: work, mode: weak, min_efficiency: 0.5}}
 """
 
 SRC = os.environ.get("BHOST_SOURCE_ROOT", os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -238,6 +240,42 @@ class CiTest(unittest.TestCase):
             else:  # split between shards: each shard lacked a side
                 self.assertTrue(all(p["ratios"][i]["status"] == "unavailable" for p in parts))
                 self.assertTrue(all("in this run" in p["ratios"][i]["reason"] for p in parts))
+
+    def test_merged_scaling_joins_every_shards_points(self):
+        """Each scaling curve of the merged run has the points of every
+        shard (a shard's curve holds only the cases it ran), its figures
+        computed against the smallest point; a curve one shard ran whole is
+        that shard's, to the last digit (the seed depends on the curve
+        alone)."""
+        merged = self.out("scaling-merged.json")
+        bhost(["merge", merged] + self.shards, check=0)
+        m, parts = load(merged), [load(p) for p in self.shards]
+        whole = load(self.whole)["scaling"]
+        self.assertEqual([(c["name"], c["axis"], [p["case"] for p in c["points"]])
+                          for c in m["scaling"]],
+                         [(c["name"], c["axis"], [p["case"] for p in c["points"]])
+                          for c in whole])
+        cases = {c["id"]: c for c in m["cases"]}
+        for c in m["scaling"]:
+            self.assertEqual(c["status"], "ok", c)
+            base = c["points"][0]
+            self.assertEqual(c["base"], base["value"])
+            for p in c["points"]:
+                self.assertEqual(p["status"], "ok", p)
+                runs = [median([ns / it for it, ns in run["samples"]])
+                        for run in cases[p["case"]]["runs"]]
+                self.assertAlmostEqual(p["median_ns"], median(runs), delta=1e-9 * p["median_ns"])
+                # weak: efficiency = T(p0) / T(p)
+                self.assertAlmostEqual(p["efficiency"], base["median_ns"] / p["median_ns"],
+                                       delta=1e-9 * p["efficiency"])
+            held = [s for doc in parts for s in doc.get("scaling", [])
+                    if s["name"] == c["name"] and len(s["points"]) == len(c["points"])]
+            if held:
+                self.assertEqual(c, held[0])
+            else:  # split: every shard's curve of it lacks a point
+                self.assertTrue(all(len(s["points"]) < len(c["points"])
+                                    for doc in parts for s in doc.get("scaling", [])
+                                    if s["name"] == c["name"]))
 
     def refused(self, args, code, text):
         out = self.out("refused.json")
