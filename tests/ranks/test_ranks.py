@@ -132,7 +132,8 @@ def test_binding(tmp):
     each rank CPUs of its own; the ranks record says which binding was
     asked for (auto, the default, is mpirun's own choice)."""
     allowed = os.sched_getaffinity(0)
-    for bind in ("none", "core", None):
+    # two ranks bound to cores need two CPUs (mpirun refuses otherwise)
+    for bind in ("none", "core", None) if len(allowed) >= 2 else ("none", None):
         name = "bind-%s" % (bind or "auto")
         launcher = "launcher: {kind: mpirun%s}\n" % (", bind: %s" % bind if bind else "")
         doc, _ = run(tmp, name, launcher + "suites:\n  - plugin: fx_ranks\n"
@@ -150,7 +151,7 @@ def test_binding(tmp):
                 if bind == "none":
                     check(all(x == allowed for x in sets),
                           "%s: ranks' cpus %s, bhost's %s" % (name, sets, allowed))
-                elif bind == "core" and len(allowed) >= 2:
+                elif bind == "core":
                     check(sets[0] <= allowed and sets[1] <= allowed and
                           not (sets[0] & sets[1]) and len(sets[0]) < len(allowed),
                           "%s: ranks bound to cores %s within %s" % (name, sets, allowed))

@@ -7,8 +7,8 @@
  * share compared by digest; then a corrupted element of one rank's
  * output, which the check must report with its index and both values;
  * and whether the MPI says it takes CUDA or ROCm device pointers, read
- * as the plugin reads it. Exit 0 when everything holds on every rank, else 1 (one line per
- * failure on stderr, naming the rank).
+ * as the plugin reads it. Exit 0 when everything holds on every rank,
+ * else 1 (one line per failure on stderr, naming the rank).
  */
 #define _GNU_SOURCE /* RTLD_DEFAULT */
 #include "coll.h"
