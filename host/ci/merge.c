@@ -289,6 +289,7 @@ cJSON *bh_merge_shards(cJSON *const *docs, const char *const *names, size_t n, i
     cJSON *comparison = NULL;
     cJSON *groups;
     const cJSON *it;
+    uint64_t seed;
 
     *why = BH_MERGE_MALFORMED;
     if (n == 0) {
@@ -333,8 +334,9 @@ cJSON *bh_merge_shards(cJSON *const *docs, const char *const *names, size_t n, i
     if (comparison)
         cJSON_AddItemToObject(doc, "comparison", comparison);
     comparison = NULL;
-    bh_ratios_merge(doc, docs, n);  /* sides that ran in different shards */
-    bh_scaling_merge(doc, docs, n); /* points that ran in different shards */
+    seed = views[0].run.seed ? strtoull(views[0].run.seed, NULL, 0) : 0; /* "0x..." */
+    bh_ratios_merge(doc, docs, n, seed);  /* sides that ran in different shards */
+    bh_scaling_merge(doc, docs, n, seed); /* points that ran in different shards */
     bh_variant_speedup_apply(doc); /* twins that ran in different shards */
     bh_roofline_apply(doc);
     groups = bh_report_backend_groups(doc);

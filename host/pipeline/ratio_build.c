@@ -6,6 +6,7 @@
 #include "ratio_build.h"
 
 #include "median_ratio.h"
+#include "result_read.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,19 +115,6 @@ void bh_ratios_apply(cJSON *doc, const bh_config *cfg, const bh_plan *plan, uint
         cJSON_AddItemToArray(list, one_ratio(doc, cfg, plan, &cfg->ratios[i], seed + i));
 }
 
-const cJSON *bh_result_case_by_id(const cJSON *doc, const char *id)
-{
-    const cJSON *c;
-
-    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(doc, "cases")) {
-        const char *cid = cJSON_GetStringValue(cJSON_GetObjectItem(c, "id"));
-
-        if (id && cid && strcmp(cid, id) == 0)
-            return c;
-    }
-    return NULL;
-}
-
 /* The case of doc that side key ("case", "reference") of ratio i names
  * in any shard (the shard that ran it recorded its id); NULL if none. */
 static const cJSON *merged_side(const cJSON *doc, cJSON *const *shards, size_t n, int i,
@@ -135,8 +123,8 @@ static const cJSON *merged_side(const cJSON *doc, cJSON *const *shards, size_t n
     for (size_t k = 0; k < n; k++) {
         const cJSON *r =
             cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(shards[k], "ratios"), i);
-        const cJSON *c =
-            bh_result_case_by_id(doc, cJSON_GetStringValue(cJSON_GetObjectItem(r, key)));
+        const char *id = cJSON_GetStringValue(cJSON_GetObjectItem(r, key));
+        const cJSON *c = id ? bh_result_find_case(doc, id) : NULL;
 
         if (c)
             return c;
@@ -144,12 +132,10 @@ static const cJSON *merged_side(const cJSON *doc, cJSON *const *shards, size_t n
     return NULL;
 }
 
-void bh_ratios_merge(cJSON *doc, cJSON *const *shards, size_t n)
+void bh_ratios_merge(cJSON *doc, cJSON *const *shards, size_t n, uint64_t seed)
 {
     const cJSON *first = n ? cJSON_GetObjectItemCaseSensitive(shards[0], "ratios") : NULL;
-    const cJSON *run = cJSON_GetObjectItemCaseSensitive(doc, "run"), *r;
-    const char *seed_text = cJSON_GetStringValue(cJSON_GetObjectItem(run, "seed"));
-    uint64_t seed = seed_text ? strtoull(seed_text, NULL, 0) : 0; /* "0x..." */
+    const cJSON *r;
     cJSON *list;
     int i = 0;
 

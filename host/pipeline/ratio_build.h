@@ -20,15 +20,12 @@
  * a reference skipped because its program is missing). */
 void bh_ratios_apply(cJSON *doc, const bh_config *cfg, const bh_plan *plan, uint64_t seed);
 
-/* The case of doc whose id is id; NULL when none is (or id is NULL). */
-const cJSON *bh_result_case_by_id(const cJSON *doc, const char *id);
-
 /* bhost merge: adds the merged doc's ratios, those of shards[0] in order,
  * each computed again over doc's cases (the two sides may have run in
  * different shards; each shard recorded the case id of a side it ran) with
- * the seed of the unsharded run (run.seed + the ratio's index), so the
+ * seed, the run's (run.seed), plus the ratio's index, so the
  * merged ratios are what the whole run would report on those samples. A
  * ratio no shard could resolve keeps shards[0]'s object and reason. */
-void bh_ratios_merge(cJSON *doc, cJSON *const *shards, size_t n);
+void bh_ratios_merge(cJSON *doc, cJSON *const *shards, size_t n, uint64_t seed);
 
 #endif

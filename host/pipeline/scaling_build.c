@@ -7,8 +7,9 @@
 #include "scaling_build.h"
 
 #include "bh_mem.h"
+#include "executor.h"
 #include "median_ratio.h"
-#include "ratio_build.h"
+#include "result_read.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -305,19 +306,16 @@ static member *find_base(curve *cv, const bh_scaling_spec *spec, const char **ra
     return NULL;
 }
 
-/* The bootstrap seed of a curve: the run's seed mixed with FNV-1a 64 of
- * its name and axis, so a curve gets the same seed whatever curves come
- * before it (in a shard, in the merged run, in the whole run). */
+/* The bootstrap seed of a curve: bh_case_seed() of the run's seed and
+ * "name|axis", so a curve gets the same seed whatever curves come before
+ * it (in a shard, in the merged run, in the whole run). */
 static uint64_t curve_seed(uint64_t seed, const char *name, const char *axis)
 {
-    uint64_t h = UINT64_C(0xcbf29ce484222325);
+    char *key = bh_xasprintf("%s|%s", name, axis);
+    uint64_t out = bh_case_seed(seed, key);
 
-    for (const char *s = name; *s; s++)
-        h = (h ^ (unsigned char)*s) * UINT64_C(0x100000001b3);
-    h = (h ^ '|') * UINT64_C(0x100000001b3);
-    for (const char *s = axis; *s; s++)
-        h = (h ^ (unsigned char)*s) * UINT64_C(0x100000001b3);
-    return seed ^ h;
+    free(key);
+    return out;
 }
 
 /* The curve object of cv for spec, its suite named suite (or NULL). */
@@ -395,11 +393,8 @@ static bh_scaling_spec spec_of(const cJSON *co)
     return spec;
 }
 
-void bh_scaling_merge(cJSON *doc, cJSON *const *shards, size_t n)
+void bh_scaling_merge(cJSON *doc, cJSON *const *shards, size_t n, uint64_t seed)
 {
-    const cJSON *run = cJSON_GetObjectItemCaseSensitive(doc, "run");
-    const char *seed_text = cJSON_GetStringValue(cJSON_GetObjectItem(run, "seed"));
-    uint64_t seed = seed_text ? strtoull(seed_text, NULL, 0) : 0; /* "0x..." */
     const cJSON **first = NULL; /* each merged curve's first shard object */
     curve *cs = NULL;
     size_t nc = 0;
@@ -424,8 +419,8 @@ void bh_scaling_merge(cJSON *doc, cJSON *const *shards, size_t n)
                 first[nc - 1] = co;
             }
             cJSON_ArrayForEach(pt, cJSON_GetObjectItemCaseSensitive(co, "points")) {
-                const cJSON *c = bh_result_case_by_id(
-                    doc, cJSON_GetStringValue(cJSON_GetObjectItem(pt, "case")));
+                const char *id = cJSON_GetStringValue(cJSON_GetObjectItem(pt, "case"));
+                const cJSON *c = id ? bh_result_find_case(doc, id) : NULL;
                 int dup = 0;
 
                 for (size_t j = 0; j < cv->n && c; j++)

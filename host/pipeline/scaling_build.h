@@ -42,10 +42,10 @@ void bh_scaling_apply(cJSON *doc, const bh_config *cfg, const bh_plan *plan, uin
  * one): the curves of every shard joined by suite, axis and name, their
  * points the union of the shards' (each shard's curve holds the cases it
  * ran), each curve computed again over doc's cases against its smallest
- * point with a time. A curve's bootstrap seed depends on the run's seed,
- * its name and axis only, so a merged curve is the whole run's figure on
+ * point with a time. A curve's bootstrap seed depends on seed (the run's
+ * run.seed), its name and axis only, so a merged curve is the whole run's figure on
  * those samples. Curves come in the order they first appear in shards[0],
  * then shards[1], ... */
-void bh_scaling_merge(cJSON *doc, cJSON *const *shards, size_t n);
+void bh_scaling_merge(cJSON *doc, cJSON *const *shards, size_t n, uint64_t seed);
 
 #endif
